@@ -1,0 +1,42 @@
+import type { Sql, TransactionSql } from "../stores/database.ts";
+
+/** The spec's balance object (§2.1). */
+export interface Balance {
+  available: number;
+  reserved: number;
+  granted: number;
+}
+
+export const ZERO_BALANCE: Balance = { available: 0, reserved: 0, granted: 0 };
+
+export function toBalance(
+  row: {
+    available: bigint | number | string;
+    reserved: bigint | number | string;
+    granted: bigint | number | string;
+  },
+): Balance {
+  return {
+    available: Number(row.available),
+    reserved: Number(row.reserved),
+    granted: Number(row.granted),
+  };
+}
+
+export async function readBalance(
+  sql: Sql | TransactionSql,
+  workspaceId: string,
+): Promise<Balance> {
+  const rows = await sql<{ available: string; reserved: string; granted: string }[]>`
+    SELECT available, reserved, granted FROM balances WHERE workspace_id = ${workspaceId}`;
+  return rows[0] ? toBalance(rows[0]) : { ...ZERO_BALANCE };
+}
+
+/** For answers whose balance is informational: `null` when it could not be read (spec §2.1). */
+export async function readBalanceOrNull(sql: Sql, workspaceId: string): Promise<Balance | null> {
+  try {
+    return await readBalance(sql, workspaceId);
+  } catch {
+    return null;
+  }
+}

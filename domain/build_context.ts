@@ -1,0 +1,45 @@
+import type { Config } from "./config/config.ts";
+import type { DomainContext } from "./context.ts";
+import { createAuthenticator } from "./auth/authenticate.ts";
+import { createCharger } from "./billing/charge_units.ts";
+import { createFingerprinter } from "./idempotency/fingerprint.ts";
+import { createIdempotencyRecords } from "./idempotency/claim_idempotency_key.ts";
+import { createRateLimiter } from "./rate_limit/rate_limiter.ts";
+import type { Clock } from "./shared/clock.ts";
+import type { Logger } from "./shared/logger.ts";
+import type { Database } from "./stores/database.ts";
+import type { NameModel } from "../model/types.ts";
+import { coalescedModel } from "./name_parse/coalesced_model.ts";
+
+export interface ContextParts {
+  config: Pick<Config, "prices" | "rateLimits" | "authCacheSeconds">;
+  db: Database;
+  kv: Deno.Kv;
+  clock: Clock;
+  logger: Logger;
+  secret: string;
+  nameModel: NameModel | null;
+}
+
+/** Wires the domain's ports once; main.ts and the test harness both build through here. */
+export async function buildContext(parts: ContextParts): Promise<DomainContext> {
+  const { db, kv, clock, logger, config } = parts;
+  return {
+    db,
+    kv,
+    clock,
+    logger,
+    prices: config.prices,
+    authenticate: createAuthenticator({
+      sql: db.sql,
+      clock,
+      cacheSeconds: config.authCacheSeconds,
+    }),
+    rateLimiter: createRateLimiter({ kv, clock, rules: config.rateLimits }),
+    // PGlite runs one statement at a time: a second flight would only queue behind the first.
+    charge: createCharger(db.sql, { maxInFlight: db.kind === "pglite" ? 1 : 2 }),
+    fingerprint: await createFingerprinter(parts.secret),
+    idempotency: createIdempotencyRecords({ sql: db.sql, clock }),
+    nameModel: parts.nameModel ? coalescedModel(parts.nameModel) : null,
+  };
+}

@@ -1,0 +1,152 @@
+import { API_KEY_PATTERN } from "../auth/api_key.ts";
+
+/**
+ * Service configuration from environment variables. Every variable has a default, so the
+ * service starts with no configuration at all (embedded PGlite + a local KV file).
+ */
+
+/** Points per billable unit. */
+export interface PriceTable {
+  /** One answered name (single or one batch row). */
+  nameParse: number;
+  /** One completed find lookup in `email` or `network` mode, and the email part of `company` mode. */
+  findEmail: number;
+  /** The company-lookup part of a `company`-mode find. */
+  findCompany: number;
+  /** One completed network search. */
+  networkSearch: number;
+  /** One completed email enrichment. */
+  enrich: number;
+  /** One delivered lead of a lead-search run. */
+  lead: number;
+}
+
+export const RATE_LIMIT_BUDGETS = [
+  "account",
+  "name_parse",
+  "name_parse_batch",
+  "find",
+  "network_search",
+  "enrich",
+  "lead_search",
+] as const;
+export type RateLimitBudget = typeof RATE_LIMIT_BUDGETS[number];
+
+export interface RateLimitRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface Config {
+  port: number;
+  hostname: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  kvPath: string;
+  /** Secret for request fingerprints; null → generated once into DATA_DIR. */
+  secret: string | null;
+  prices: PriceTable;
+  rateLimits: Record<RateLimitBudget, RateLimitRule>;
+  bootstrap: { key: string; points: number } | null;
+  /** Seconds a verified API key stays cached in process memory (revocation reaches a running instance within this). */
+  authCacheSeconds: number;
+  modelPath: string | null;
+  logRequests: boolean;
+}
+
+export const DEFAULT_PRICES: PriceTable = {
+  nameParse: 1,
+  findEmail: 10,
+  findCompany: 2,
+  networkSearch: 5,
+  enrich: 10,
+  lead: 2,
+};
+
+export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, RateLimitRule> = {
+  account: { limit: 600, windowSeconds: 60 },
+  name_parse: { limit: 1200, windowSeconds: 60 },
+  name_parse_batch: { limit: 120, windowSeconds: 60 },
+  find: { limit: 120, windowSeconds: 60 },
+  network_search: { limit: 120, windowSeconds: 60 },
+  enrich: { limit: 120, windowSeconds: 60 },
+  lead_search: { limit: 30, windowSeconds: 60 },
+};
+
+const PRICE_ENV: Record<keyof PriceTable, string> = {
+  nameParse: "PRICE_NAME_PARSE",
+  findEmail: "PRICE_FIND_EMAIL",
+  findCompany: "PRICE_FIND_COMPANY",
+  networkSearch: "PRICE_NETWORK_SEARCH",
+  enrich: "PRICE_ENRICH",
+  lead: "PRICE_LEAD",
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+/** `RATE_LIMIT_NAME_PARSE=1200/60` → 1200 requests per 60 seconds. */
+function rateLimit(env: Env, budget: RateLimitBudget): RateLimitRule {
+  const name = `RATE_LIMIT_${budget.toUpperCase()}`;
+  const raw = env[name]?.trim();
+  if (!raw) return DEFAULT_RATE_LIMITS[budget];
+  const match = /^(\d+)\/(\d+)$/.exec(raw);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+    throw new ConfigError(
+      `${name} must look like LIMIT/WINDOW_SECONDS (e.g. 600/60), got "${raw}"`,
+    );
+  }
+  return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+}
+
+export function loadConfig(env: Env): Config {
+  const dataDir = env.DATA_DIR?.trim() || "./data";
+  const prices = Object.fromEntries(
+    Object.entries(PRICE_ENV).map(([field, name]) => [
+      field,
+      integer(env, name, DEFAULT_PRICES[field as keyof PriceTable]),
+    ]),
+  ) as unknown as PriceTable;
+  const rateLimits = Object.fromEntries(
+    RATE_LIMIT_BUDGETS.map((budget) => [budget, rateLimit(env, budget)]),
+  ) as Record<RateLimitBudget, RateLimitRule>;
+
+  const bootstrapKey = env.SVC_BOOTSTRAP_KEY?.trim();
+  if (bootstrapKey && !API_KEY_PATTERN.test(bootstrapKey)) {
+    throw new ConfigError(
+      "SVC_BOOTSTRAP_KEY must be svc_sk_ followed by 48 lower-case hex characters",
+    );
+  }
+
+  return {
+    port: integer(env, "PORT", 8787),
+    hostname: env.HOST?.trim() || "0.0.0.0",
+    dataDir,
+    databaseUrl: env.DATABASE_URL?.trim() || null,
+    kvPath: env.KV_PATH?.trim() || `${dataDir}/kv.sqlite3`,
+    secret: env.SVC_SECRET?.trim() || null,
+    prices,
+    rateLimits,
+    bootstrap: bootstrapKey
+      ? { key: bootstrapKey, points: integer(env, "SVC_BOOTSTRAP_POINTS", 0) }
+      : null,
+    authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 5),
+    modelPath: env.NAME_MODEL_PATH?.trim() || null,
+    logRequests: env.LOG_REQUESTS?.trim() !== "false",
+  };
+}

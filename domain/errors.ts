@@ -1,0 +1,50 @@
+/** The spec's error vocabulary (§7). Routes map each code to its HTTP status in one place. */
+export const ERROR_CODES = [
+  "validation_error",
+  "unauthenticated",
+  "not_found",
+  "forbidden",
+  "method_not_allowed",
+  "idempotency_conflict",
+  "idempotency_in_progress",
+  "rate_limited",
+  "internal_error",
+  "run_already_active",
+  "run_already_continued",
+  "search_unavailable",
+  "invalid_continuation",
+  "invalid_input",
+  "insufficient_credits",
+  "incomplete",
+] as const;
+
+export type ErrorCode = typeof ERROR_CODES[number];
+
+export interface ServiceErrorOptions {
+  retryAfterSeconds?: number;
+  meta?: Record<string, unknown>;
+  /** Extra response headers (e.g. `Allow`, `Retry-After`). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * An expected failure with a client-facing code and message. Messages are written for the
+ * caller and never carry submitted personal data.
+ */
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly retryAfterSeconds?: number;
+  readonly meta?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {
+    super(message);
+    this.name = "ServiceError";
+    this.code = code;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.meta = options.meta;
+    this.headers = options.headers;
+  }
+}
+
+export const INTERNAL_ERROR_MESSAGE = "Internal error";

@@ -1,0 +1,132 @@
+/**
+ * Cleans a full name before it is read: drops honorifics, credentials, generational suffixes,
+ * pronouns and bracketed asides; keeps quoted nicknames as given-name words; turns a
+ * comma-inverted "Surname, Given" into reading order with a fixed split; splits an unspaced
+ * Chinese or Korean name by surname inventories; or refuses a name that does not split.
+ * Pure; never logs, and a refusal carries only a reason, never the name.
+ */
+import type { CleanedName, NameRefusal, RefusalReason } from "./cleaned_name.ts";
+import { isCredentialKind, isInitial, isPronounTag, postNominalKind } from "./post_nominals.ts";
+import { splitUnspacedName } from "./split_unspaced_name.ts";
+import { stripLeadingTitles, stripTrailingPostNominals } from "./strip_titles.ts";
+import { type NameToken, tokenizeName } from "./tokenize_name.ts";
+
+export type { CleanedName, FixedReading, NameRefusal, RefusalReason } from "./cleaned_name.ts";
+
+const REFUSALS: Record<RefusalReason, NameRefusal> = {
+  "one-word": Object.freeze({ kind: "refused", reason: "one-word" }),
+  "initial-surname": Object.freeze({ kind: "refused", reason: "initial-surname" }),
+  "noise": Object.freeze({ kind: "refused", reason: "noise" }),
+  "unsupported-script": Object.freeze({ kind: "refused", reason: "unsupported-script" }),
+};
+
+export function cleanName(input: string): CleanedName | NameRefusal {
+  const { groups, nickname } = tokenizeName(input);
+  const parts: NameToken[][] = [];
+  for (const group of groups) {
+    const kept = group.filter((t) => t.nick || !isPronounTag(t.text));
+    if (kept.length > 0) parts.push(kept);
+  }
+  if (parts.length === 0) return REFUSALS.noise;
+
+  const main = parts[0];
+  const given: NameToken[] = [];
+  for (let i = 1; i < parts.length; i++) {
+    if (!isTailGroup(parts[i], main)) given.push(...parts[i]);
+  }
+  if (given.length === 0) return plainName(main, nickname);
+
+  // "Surname, Given": the comma fixes the split.
+  const surnameWords = stripSide(main);
+  const givenWords = stripSide(given);
+  if (surnameWords.length === 0) return plainName(givenWords, nickname);
+  if (givenWords.length === 0) return plainName(surnameWords, nickname);
+  if (surnameWords.every((t) => t.nick)) return REFUSALS["one-word"];
+  if (surnameWords.every((t) => isInitial(t.text))) return REFUSALS["initial-surname"];
+  const words = [...givenWords, ...surnameWords];
+  return cleaned(words, nickname, { order: "given-first", split: givenWords.length });
+}
+
+function plainName(tokens: NameToken[], nickname: string | null): CleanedName | NameRefusal {
+  const words = stripTrailingPostNominals(stripLeadingTitles(tokens, "plain"), "plain");
+  if (words.length === 0) return REFUSALS.noise;
+  if (words.length === 1) {
+    const split = splitUnspacedName(words[0].text);
+    if (split === "unsupported") return REFUSALS["unsupported-script"];
+    if (split === null || words[0].nick) return REFUSALS["one-word"];
+    return cleaned(
+      [{ text: split.surname, nick: false }, { text: split.given, nick: false }],
+      null,
+      { order: "surname-first", split: 1 },
+    );
+  }
+  // Quoted nickname words are given names: a surname needs two other words around it.
+  let plainWords = 0;
+  for (const w of words) if (!w.nick) plainWords++;
+  if (plainWords < 2) return REFUSALS["one-word"];
+  let last = words.length - 1;
+  while (words[last].nick) last--;
+  if (withheldSurname(words, last)) return REFUSALS["initial-surname"];
+  return cleaned(words, nickname);
+}
+
+/**
+ * "John S.", "Ann B. C.": the surname is withheld to an initial. A final initial after two or
+ * more full words ("Gerardo Aymard C.") is a second surname's initial and is kept.
+ */
+function withheldSurname(words: NameToken[], last: number): boolean {
+  if (!isInitial(words[last].text)) return false;
+  let full = 0;
+  for (let i = 0; i < last; i++) if (!isInitial(words[i].text)) full++;
+  return full < 2 || isInitial(words[last - 1].text);
+}
+
+function stripSide(tokens: NameToken[]): NameToken[] {
+  return stripTrailingPostNominals(stripLeadingTitles(tokens, "inverted"), "inverted");
+}
+
+/**
+ * A comma group after the first that holds only suffixes, credentials or pronouns (", Jr.",
+ * ", MD, PhD", ", attorney at law"). Dotted initials such as ", J.D." after a one-word surname
+ * are read as the given name instead.
+ */
+function isTailGroup(group: NameToken[], main: NameToken[]): boolean {
+  let dottedInitials = true;
+  for (let i = 0; i < group.length; i++) {
+    const token = group[i];
+    if (token.nick) return false;
+    if (isPronounTag(token.text)) continue;
+    const kind = postNominalKind(token.text);
+    if (kind === null) return isAttorneyPhrase(group);
+    if (!isCredentialKind(kind) || !isInitial(token.text) || token.text.indexOf(".") < 0) {
+      dottedInitials = false;
+    }
+  }
+  return !(dottedInitials && stripSide(main).length === 1);
+}
+
+function isAttorneyPhrase(group: NameToken[]): boolean {
+  const text = group.map((t) => t.text.toLowerCase()).join(" ");
+  return text === "attorney at law" || text === "attorney-at-law" || text === "attorney at law.";
+}
+
+function cleaned(
+  tokens: NameToken[],
+  nickname: string | null,
+  fixed?: CleanedName["fixed"],
+): CleanedName {
+  const words = new Array<string>(tokens.length);
+  const nicknameWords: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    words[i] = tokens[i].text;
+    if (tokens[i].nick) nicknameWords.push(i);
+  }
+  const result: CleanedName = {
+    kind: "cleaned",
+    words,
+    nickname: nicknameWords.length > 0 ? nickname : null,
+    nicknameWords,
+  };
+  if (fixed) result.fixed = fixed;
+  return result;
+}

@@ -1,0 +1,279 @@
+import assert from "node:assert/strict";
+import { cleanName } from "./clean_name.ts";
+import type { CleanedName, RefusalReason } from "./cleaned_name.ts";
+
+function words(input: string): string[] {
+  const c = cleanName(input);
+  assert.equal(c.kind, "cleaned", `expected a cleaned name, got ${JSON.stringify(c)}`);
+  return (c as CleanedName).words;
+}
+function cleaned(input: string): CleanedName {
+  const c = cleanName(input);
+  assert.equal(c.kind, "cleaned");
+  return c as CleanedName;
+}
+function refused(input: string, reason: RefusalReason) {
+  assert.deepEqual(cleanName(input), { kind: "refused", reason }, input);
+}
+
+Deno.test("plain names keep their words as written", () => {
+  assert.deepEqual(words("Olga Ramírez"), ["Olga", "Ramírez"]);
+  assert.deepEqual(words("  Olga   Ramírez  "), ["Olga", "Ramírez"]);
+  assert.deepEqual(words("Kai T. O'Brien-Lutz"), ["Kai", "T.", "O'Brien-Lutz"]);
+  assert.deepEqual(words("Pieter van der Berg"), ["Pieter", "van", "der", "Berg"]);
+  assert.deepEqual(words("Sam\tTeller\nJones"), ["Sam", "Teller", "Jones"]);
+  assert.equal(cleanName("Lea Rossi").kind, "cleaned");
+  assert.equal(cleaned("Lea Rossi").fixed, undefined);
+});
+
+Deno.test("input is NFC-normalised", () => {
+  assert.deepEqual(words("Ine\u0301s Mu\u0308ller"), ["Inés", "Müller"]);
+});
+
+Deno.test("leading honorifics are dropped, in many languages and chains", () => {
+  for (
+    const title of [
+      "Mr",
+      "Mr.",
+      "MRS.",
+      "ms",
+      "Miss",
+      "Mx.",
+      "Dr",
+      "dr.",
+      "Prof.",
+      "Sir",
+      "Dame",
+      "Rev.",
+      "Herr",
+      "Frau",
+      "Mme",
+      "Mlle",
+      "Sra.",
+      "Sr.",
+      "Dña",
+      "Dott.",
+      "Dott.ssa",
+      "Sig.",
+      "Ing.",
+      "Hr.",
+      "Fr.",
+      "Rt. Hon.",
+      "The Rt Hon",
+      "Prof. Dr.",
+      "Prof.Dr.",
+      "Lt. Col.",
+      "Lt.Gen.",
+      "Senator",
+      "Don.",
+    ]
+  ) {
+    assert.deepEqual(words(`${title} Nora Quist`), ["Nora", "Quist"], title);
+  }
+});
+
+Deno.test("honorifics that are also names are kept when they must be", () => {
+  assert.deepEqual(words("Don Whitfield"), ["Don", "Whitfield"]);
+  assert.deepEqual(words("Hon Kit Wong"), ["Hon", "Kit", "Wong"]);
+  assert.deepEqual(words("Sheikh Rafiq Alvi"), ["Rafiq", "Alvi"]);
+  assert.deepEqual(words("Sheikh Rafiq"), ["Sheikh", "Rafiq"]);
+  assert.deepEqual(words("Father Tomas Greer"), ["Tomas", "Greer"]);
+});
+
+Deno.test("credentials and post-nominals are dropped, with or without periods or comma", () => {
+  for (
+    const tail of [
+      "PhD",
+      "Ph.D.",
+      ", PhD",
+      "MD",
+      ", M.D.",
+      "MBA",
+      ", CPA",
+      "Esq.",
+      "JD",
+      "DDS",
+      ", RN",
+      "CFA",
+      ", CLU, CFP, LUTC",
+      "FRCS",
+      ", OBE",
+      ", MD, PhD",
+      "Msc.Ed.",
+      ", attorney at law",
+      ", DO",
+      ", D.O.",
+      "MA",
+    ]
+  ) {
+    assert.deepEqual(words(`Nora Quist${tail.startsWith(",") ? "" : " "}${tail}`), [
+      "Nora",
+      "Quist",
+    ], tail);
+  }
+});
+
+Deno.test("credential-like surnames are kept", () => {
+  assert.deepEqual(words("Jin Ma"), ["Jin", "Ma"]);
+  assert.deepEqual(words("Jin Ma Jr."), ["Jin", "Ma"]);
+  assert.deepEqual(words("Lan Do"), ["Lan", "Do"]);
+  assert.deepEqual(words("Wei Peng"), ["Wei", "Peng"]);
+  assert.deepEqual(words("Hao Meng, MD"), ["Hao", "Meng"]);
+});
+
+Deno.test("generational suffixes are dropped", () => {
+  for (const tail of ["Jr", "Jr.", ", Jr.", "Sr", "Sr.", "II", "III", ", IV", "3rd", "Senior"]) {
+    const sep = tail.startsWith(",") ? "" : " ";
+    assert.deepEqual(words(`Nora Lee Quist${sep}${tail}`), ["Nora", "Lee", "Quist"], tail);
+  }
+  assert.deepEqual(words("ned paul lowry v"), ["ned", "paul", "lowry"]);
+  assert.deepEqual(words("Harold Senior"), ["Harold", "Senior"]);
+  assert.deepEqual(words("Harold Senior III"), ["Harold", "Senior"]);
+  assert.deepEqual(words("Dr. Nora Quist, Jr., MD"), ["Nora", "Quist"]);
+});
+
+Deno.test("pronouns and bracketed asides are dropped", () => {
+  for (
+    const tail of [
+      "she/her",
+      "(she/her)",
+      ", he/him",
+      "(he/him)",
+      "they/them",
+      "(she/they)",
+      "[ze/zir]",
+    ]
+  ) {
+    assert.deepEqual(words(`Nora Quist ${tail}`), ["Nora", "Quist"], tail);
+  }
+  assert.deepEqual(words("Nora (Nory) Quist"), ["Nora", "Quist"]);
+  assert.deepEqual(words("Nora [née Bell] Quist"), ["Nora", "Quist"]);
+  assert.deepEqual(words("Nora (N. (Q)) Quist"), ["Nora", "Quist"]);
+  assert.equal(cleaned("Nora (Nory) Quist").nickname, null);
+});
+
+Deno.test("double-quoted nicknames stay in the given name, quotes removed", () => {
+  const c = cleaned('Walter "Wally" Kern');
+  assert.deepEqual(c.words, ["Walter", "Wally", "Kern"]);
+  assert.equal(c.nickname, "Wally");
+  assert.deepEqual(c.nicknameWords, [1]);
+  assert.equal(cleaned("Walter “Wally” Kern").nickname, "Wally");
+  assert.equal(cleaned("Walter „Wally“ Kern").nickname, "Wally");
+  assert.equal(cleaned("Walter «Wally» Kern").nickname, "Wally");
+  const multi = cleaned('Walter "Iron Wall" Kern');
+  assert.deepEqual(multi.words, ["Walter", "Iron", "Wall", "Kern"]);
+  assert.equal(multi.nickname, "Iron Wall");
+  assert.deepEqual(multi.nicknameWords, [1, 2]);
+  // Titles inside the nickname are the nickname's own words.
+  assert.deepEqual(cleaned('Mr. Walter "Dr. Wall" Kern Sr.').words, [
+    "Walter",
+    "Dr.",
+    "Wall",
+    "Kern",
+  ]);
+  // An unclosed quote is no nickname.
+  const open = cleaned('Walter "Wally Kern');
+  assert.deepEqual(open.words, ["Walter", "Wally", "Kern"]);
+  assert.equal(open.nickname, null);
+  assert.deepEqual(open.nicknameWords, []);
+});
+
+Deno.test("comma-inverted names are put in reading order with a fixed split", () => {
+  const c = cleaned("Quist, Nora B.");
+  assert.deepEqual(c.words, ["Nora", "B.", "Quist"]);
+  assert.deepEqual(c.fixed, { order: "given-first", split: 2 });
+  assert.deepEqual(cleaned("de la Fuente, Tomás R., Jr.").words, [
+    "Tomás",
+    "R.",
+    "de",
+    "la",
+    "Fuente",
+  ]);
+  assert.deepEqual(cleaned("de la Fuente, Tomás R., Jr.").fixed, {
+    order: "given-first",
+    split: 2,
+  });
+  assert.deepEqual(cleaned("Quist, Dr. Nora B. III").words, ["Nora", "B.", "Quist"]);
+  assert.deepEqual(cleaned("Quist Jr., Nora").words, ["Nora", "Quist"]);
+  assert.deepEqual(cleaned("van Loon MD, anke III").words, ["anke", "van", "Loon"]);
+  assert.deepEqual(cleaned("Quist, N.").words, ["N.", "Quist"]);
+  assert.deepEqual(cleaned("Quist, J.D.").words, ["J.D.", "Quist"]);
+  assert.deepEqual(cleaned('Quist, Walter "Wally"').nicknameWords, [1]);
+  assert.deepEqual(cleaned("Quist,Nora").words, ["Nora", "Quist"]);
+  // A trailing suffix or credential group is not an inversion.
+  assert.equal(cleaned("Nora Quist, PhD").fixed, undefined);
+  assert.equal(cleaned("Nora Quist, Jr.").fixed, undefined);
+});
+
+Deno.test("refusals: one word", () => {
+  refused("Bartholomew", "one-word");
+  refused("QUINTANA", "one-word");
+  refused("Dr. Quintana", "one-word");
+  refused("Quintana, PhD", "one-word");
+  refused('"Bart"', "one-word");
+  refused('Bart "Barty"', "one-word");
+});
+
+Deno.test("refusals: surname withheld to an initial", () => {
+  refused("Nora Q.", "initial-surname");
+  refused("Nora Q", "initial-surname");
+  refused("NORA Q", "initial-surname");
+  refused("nora q.", "initial-surname");
+  refused("Q., Nora", "initial-surname");
+  refused("Nora Q., III", "initial-surname");
+  refused("Nora Q., M.D.", "initial-surname");
+  refused("Nora B. Q.", "initial-surname");
+  // A second surname's initial after two full words is kept.
+  assert.deepEqual(words("Tomás Ibarra G."), ["Tomás", "Ibarra", "G."]);
+  // An initial given name is fine.
+  assert.deepEqual(words("N. Quist"), ["N.", "Quist"]);
+});
+
+Deno.test("refusals: noise", () => {
+  refused("", "noise");
+  refused("   ", "noise");
+  refused("!!! ???", "noise");
+  refused("12345", "noise");
+  refused("😀 🎉", "noise");
+  refused("Mr. & Mrs.", "noise");
+  refused("Prof. Dr.", "noise");
+  refused("she/her", "noise");
+  refused("Ms. (she/her)", "noise");
+  refused("(unknown)", "noise");
+});
+
+Deno.test("refusals: scripts this parser does not split", () => {
+  refused("สมศักดิ์", "unsupported-script");
+  refused("やまだはなこ", "unsupported-script");
+  refused("ヤマダハナコ", "unsupported-script");
+  refused("鈴木一郎太郎", "unsupported-script");
+});
+
+Deno.test("unspaced Chinese and Korean names are split surname-first with a fixed split", () => {
+  const c = cleaned("李国强");
+  assert.deepEqual(c.words, ["李", "国强"]);
+  assert.deepEqual(c.fixed, { order: "surname-first", split: 1 });
+  assert.deepEqual(cleaned("司马光").words, ["司马", "光"]);
+  assert.deepEqual(cleaned("박서준").words, ["박", "서준"]);
+  assert.deepEqual(cleaned("Dr. 박서준").words, ["박", "서준"]);
+  // Spaced CJK is not fixed: the order is left to the model.
+  const spaced = cleaned("李 国强");
+  assert.deepEqual(spaced.words, ["李", "国强"]);
+  assert.equal(spaced.fixed, undefined);
+  assert.equal(cleaned("Sato Kenji").fixed, undefined);
+});
+
+Deno.test("noise words, emoji and glued initials", () => {
+  assert.deepEqual(words("Nora 🎉 Quist"), ["Nora", "Quist"]);
+  assert.deepEqual(words("Nora Quist 42"), ["Nora", "Quist"]);
+  assert.deepEqual(words("Nora - Quist"), ["Nora", "Quist"]);
+  assert.deepEqual(words("N.Quist"), ["N.", "Quist"]);
+  assert.deepEqual(words("J.R.Quist"), ["J.R.", "Quist"]);
+  assert.deepEqual(words("玛丽·居里"), ["玛丽", "居里"]);
+});
+
+Deno.test("a refusal never carries the name", () => {
+  const r = cleanName("Zebulon");
+  assert.deepEqual(Object.keys(r).sort(), ["kind", "reason"]);
+  assert.ok(!JSON.stringify(r).includes("Zebulon"));
+});

@@ -1,0 +1,199 @@
+/**
+ * `POST /api/v1/name/parse/batch` (spec §4.2): up to 100 names under a required Idempotency-Key.
+ *
+ * Each answered row is a billable unit whose charge key is (key, position), so the ledger alone
+ * says which rows were answered: a retry of the same batch replays those rows free and answers
+ * (and charges) the rest, also after a 500 or a crash mid-batch. Rows are read and charged in
+ * chunks, so a fault part-way keeps the rows charged so far. Nothing about the names is stored.
+ */
+import type { DomainContext } from "../context.ts";
+import { type Balance, readBalance, readBalanceOrNull } from "../billing/balance.ts";
+import type { ChargeOutcome, ChargeRequest } from "../billing/charge_units.ts";
+import { findChargedUnits } from "../billing/find_charged_units.ts";
+import { insufficientCredits } from "./billing_outcomes.ts";
+import type { NameAnswer, NameOutcome, Spelling } from "./name_answer.ts";
+import { nameValidationProblem } from "./name_answer.ts";
+import { readNames } from "./read_names.ts";
+
+export const BATCH_SCOPE = "name.parse.batch";
+export const BATCH_CHUNK = 20;
+
+export interface ParseBatchInput {
+  workspaceId: string;
+  names: string[];
+  spelling: Spelling;
+  idempotencyKey: string;
+}
+
+export type RowErrorCode =
+  | "invalid_input"
+  | "validation_error"
+  | "insufficient_credits"
+  | "incomplete"
+  | "idempotency_in_progress"
+  | "idempotency_conflict";
+
+export interface RowError {
+  code: RowErrorCode;
+  message: string;
+}
+
+export type BatchRow =
+  | { data: NameAnswer & { charged: boolean; pointsCharged: number; replay: boolean } }
+  | { error: RowError };
+
+export interface ParsedBatch {
+  results: BatchRow[];
+  pointsCharged: number;
+  replay: boolean;
+  balance: Balance | null;
+}
+
+const ROW_INCOMPLETE: RowError = {
+  code: "incomplete",
+  message: "The charge for this row could not be recorded; it was not billed. Retry the batch",
+};
+const ROW_INSUFFICIENT: RowError = {
+  code: "insufficient_credits",
+  message: "Insufficient credits",
+};
+const ROW_IN_PROGRESS: RowError = {
+  code: "idempotency_in_progress",
+  message: "Another request with this Idempotency-Key took over; retry shortly",
+};
+
+export function rowChargeKey(key: string, position: number): string {
+  return `${BATCH_SCOPE}:${key}:${position}`;
+}
+
+export async function parseNamesBatch(
+  ctx: DomainContext,
+  input: ParseBatchInput,
+): Promise<ParsedBatch> {
+  const { workspaceId, names, idempotencyKey: key } = input;
+  const fingerprint = await ctx.fingerprint(BATCH_SCOPE, { names, spelling: input.spelling });
+  const claim = await ctx.idempotency.claim({ workspaceId, key, scope: BATCH_SCOPE, fingerprint });
+  const leaseToken = claim.kind === "claimed" ? claim.leaseToken : null;
+
+  // Rows are only ever charged under a held record, so a freshly created one has none yet.
+  const fresh = claim.kind === "claimed" && !claim.resumed;
+  const answeredBefore = fresh
+    ? new Set<number>()
+    : await chargedPositions(ctx, workspaceId, key, names.length);
+  let anyChargedUnderKey = answeredBefore.size > 0;
+  let finished = false;
+  try {
+    // Before any row runs: can the workspace pay one answer for every row that is not a replay?
+    // (Rows that may turn out unsplittable count; blank or over-long rows never run.)
+    const payable = names.filter((name, i) =>
+      !answeredBefore.has(i) && nameValidationProblem(name) === null
+    ).length;
+    const required = payable * ctx.prices.nameParse;
+    if (leaseToken && required > 0) {
+      const { available } = await readBalance(ctx.db.sql, workspaceId);
+      if (available < required) throw insufficientCredits(required, available);
+    }
+
+    const results: BatchRow[] = new Array(names.length);
+    let pointsCharged = 0;
+    let balance: Balance | null = null;
+    let stopped: RowError | null = null;
+
+    for (let start = 0; start < names.length; start += BATCH_CHUNK) {
+      const chunk = names.slice(start, start + BATCH_CHUNK);
+      const outcomes = await readNames(ctx.nameModel, chunk, input.spelling);
+      const toCharge: { position: number; answer: NameAnswer }[] = [];
+      outcomes.forEach((outcome: NameOutcome, offset) => {
+        const position = start + offset;
+        if (outcome.kind === "refused") {
+          results[position] = { error: outcome.refusal };
+        } else if (answeredBefore.has(position)) {
+          results[position] = {
+            data: { ...outcome.answer, charged: false, pointsCharged: 0, replay: true },
+          };
+        } else if (stopped || !leaseToken) {
+          results[position] = { error: stopped ?? ROW_IN_PROGRESS };
+        } else {
+          toCharge.push({ position, answer: outcome.answer });
+        }
+      });
+      if (toCharge.length === 0) continue;
+
+      const requests: ChargeRequest[] = toCharge.map(({ position }) => ({
+        workspaceId,
+        amount: ctx.prices.nameParse,
+        chargeKey: rowChargeKey(key, position),
+        operation: "nameParse",
+        idempotency: { key, leaseToken: leaseToken! },
+      }));
+      let charged;
+      try {
+        charged = await ctx.charge(requests);
+      } catch {
+        ctx.logger.warn("batch charge could not be recorded", { units: requests.length });
+        stopped = ROW_INCOMPLETE;
+        for (const { position } of toCharge) results[position] = { error: ROW_INCOMPLETE };
+        continue;
+      }
+      charged.forEach((result, i) => {
+        const { position, answer } = toCharge[i];
+        balance = result.balance;
+        const row = rowFor(result.outcome, answer, ctx.prices.nameParse);
+        results[position] = row;
+        if (result.outcome === "charged") {
+          anyChargedUnderKey = true;
+          pointsCharged += ctx.prices.nameParse;
+        }
+        if (result.outcome === "lease_lost") stopped = ROW_IN_PROGRESS;
+      });
+    }
+
+    const answered = results.filter((row) => "data" in row) as { data: { replay: boolean } }[];
+    const unanswered = results.some((row) =>
+      "error" in row && row.error.code !== "invalid_input" && row.error.code !== "validation_error"
+    );
+    if (leaseToken && !unanswered) {
+      await ctx.idempotency.complete({ workspaceId, key, leaseToken });
+      finished = true;
+    }
+    return {
+      results,
+      pointsCharged,
+      replay: answered.length > 0 && answered.every((row) => row.data.replay),
+      balance: balance ?? await readBalanceOrNull(ctx.db.sql, workspaceId),
+    };
+  } finally {
+    if (leaseToken && !finished) {
+      await ctx.idempotency.release({ workspaceId, key, leaseToken, forget: !anyChargedUnderKey })
+        .catch(() => {});
+    }
+  }
+}
+
+/** The row a charge outcome gives: an answer (charged now, or a replay) or a row error. */
+function rowFor(outcome: ChargeOutcome, answer: NameAnswer, price: number): BatchRow {
+  switch (outcome) {
+    case "charged":
+      return { data: { ...answer, charged: true, pointsCharged: price, replay: false } };
+    case "duplicate":
+      return { data: { ...answer, charged: false, pointsCharged: 0, replay: true } };
+    case "insufficient":
+      return { error: ROW_INSUFFICIENT };
+    case "lease_lost":
+      return { error: ROW_IN_PROGRESS };
+  }
+}
+
+/** Positions of this batch already charged under the key: those rows replay. */
+async function chargedPositions(
+  ctx: DomainContext,
+  workspaceId: string,
+  key: string,
+  count: number,
+): Promise<Set<number>> {
+  const chargeKeys = Array.from({ length: count }, (_, i) => rowChargeKey(key, i));
+  const charged = await findChargedUnits(ctx.db.sql, { workspaceId, chargeKeys });
+  const positions = new Set<number>();
+  chargeKeys.forEach((chargeKey, position) => charged.has(chargeKey) && positions.add(position));
+  return positions;
+}

@@ -1,0 +1,116 @@
+/**
+ * Drops leading honorifics and trailing suffixes / credentials from one group of name words.
+ * Nickname words are never dropped and stop the scan.
+ */
+import { honorificKind, isTitleArticle } from "./honorifics.ts";
+import {
+  isCredentialKind,
+  isInitial,
+  type PostNominalKind,
+  postNominalKind,
+  TRAILING_PHRASES,
+} from "./post_nominals.ts";
+import type { NameToken } from "./tokenize_name.ts";
+
+/**
+ * `plain`: a whole name, which must keep two words for a weak title to go.
+ * `inverted`: one side of "Surname, Given", which must keep one word.
+ */
+export type GroupRole = "plain" | "inverted";
+
+export function stripLeadingTitles(tokens: NameToken[], role: GroupRole): NameToken[] {
+  const keep = role === "plain" ? 2 : 1;
+  let start = 0;
+  let chain = false;
+  while (start < tokens.length) {
+    const token = tokens[start];
+    if (token.nick) break;
+    const remain = tokens.length - start - 1;
+    const kind = honorificKind(token.text);
+    let drop = false;
+    if (kind === "strong") drop = true;
+    else if (kind === "weak") drop = remain >= keep;
+    else if (kind === "period") drop = remain >= keep && (chain || token.text.endsWith("."));
+    else if (isTitleArticle(token.text) && start + 1 < tokens.length) {
+      drop = !tokens[start + 1].nick && honorificKind(tokens[start + 1].text) !== null;
+    }
+    if (!drop) break;
+    chain = true;
+    start++;
+  }
+  return start === 0 ? tokens : tokens.slice(start);
+}
+
+export function stripTrailingPostNominals(tokens: NameToken[], role: GroupRole): NameToken[] {
+  const keep = role === "plain" ? 2 : 1;
+  const allCaps = isAllCaps(tokens);
+  let end = tokens.length;
+  let afterCredential = false;
+  while (end > 0) {
+    const token = tokens[end - 1];
+    if (token.nick) break;
+    const phrase = trailingPhraseLength(tokens, end);
+    if (phrase > 0 && end - phrase >= 1) {
+      end -= phrase;
+      afterCredential = true;
+      continue;
+    }
+    const kind = postNominalKind(token.text);
+    if (!dropTrailing(kind, token.text, tokens, end, keep, role, allCaps, afterCredential)) break;
+    if (isCredentialKind(kind)) afterCredential = true;
+    end--;
+  }
+  return end === tokens.length ? tokens : tokens.slice(0, end);
+}
+
+function dropTrailing(
+  kind: PostNominalKind | null,
+  text: string,
+  tokens: NameToken[],
+  end: number,
+  keep: number,
+  role: GroupRole,
+  allCaps: boolean,
+  afterCredential: boolean,
+): boolean {
+  const remain = end - 1;
+  switch (kind) {
+    case null:
+      return false;
+    case "suffix":
+    case "credential":
+      return remain >= 1;
+    case "suffix-weak":
+      return remain >= keep;
+    case "numeral-v":
+      return role === "plain" && remain >= 2 && !isInitial(tokens[end - 2].text);
+    case "credential-weak":
+      return remain >= keep &&
+        (afterCredential || text.indexOf(".") > 0 || (!allCaps && isUpper(text)));
+  }
+}
+
+function trailingPhraseLength(tokens: NameToken[], end: number): number {
+  for (const phrase of TRAILING_PHRASES) {
+    const n = phrase.length;
+    if (end < n) continue;
+    let match = true;
+    for (let i = 0; i < n && match; i++) {
+      const t = tokens[end - n + i];
+      match = !t.nick && t.text.toLowerCase() === phrase[i];
+    }
+    if (match) return n;
+  }
+  return 0;
+}
+
+function isUpper(text: string): boolean {
+  return text === text.toUpperCase() && text !== text.toLowerCase();
+}
+
+function isAllCaps(tokens: NameToken[]): boolean {
+  for (const t of tokens) {
+    if (t.text !== t.text.toUpperCase()) return false;
+  }
+  return true;
+}

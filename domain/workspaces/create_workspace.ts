@@ -1,0 +1,33 @@
+import { ServiceError } from "../errors.ts";
+import { newId } from "../shared/new_id.ts";
+import { createApiKey } from "../auth/create_api_key.ts";
+import { grantPointsIn } from "../billing/grant_points.ts";
+import type { Sql, TransactionSql } from "../stores/database.ts";
+
+/** Creates a workspace with its balance row, a first API key and an optional first grant. */
+export async function createWorkspace(
+  sql: Sql,
+  input: { name: string; points?: number; apiKey?: string },
+): Promise<{ workspaceId: string; keyId: string; apiKey: string }> {
+  const name = input.name.trim();
+  if (!name || name.length > 200) {
+    throw new ServiceError("validation_error", "name must be 1 to 200 characters");
+  }
+  return await sql.begin(async (tx) => {
+    const taken = await tx`SELECT 1 FROM workspaces WHERE name = ${name}`;
+    if (taken.length > 0) {
+      throw new ServiceError("validation_error", `a workspace named "${name}" already exists`);
+    }
+    const workspaceId = await insertWorkspace(tx, name);
+    const key = await createApiKey(tx, { workspaceId, apiKey: input.apiKey });
+    if (input.points) await grantPointsIn(tx, { workspaceId, points: input.points });
+    return { workspaceId, keyId: key.keyId, apiKey: key.apiKey };
+  });
+}
+
+export async function insertWorkspace(tx: TransactionSql, name: string): Promise<string> {
+  const workspaceId = newId("ws");
+  await tx`INSERT INTO workspaces (id, name) VALUES (${workspaceId}, ${name})`;
+  await tx`INSERT INTO balances (workspace_id) VALUES (${workspaceId})`;
+  return workspaceId;
+}

@@ -1,0 +1,76 @@
+/**
+ * Composition root: config → stores → model → app → Deno.serve, and a graceful stop.
+ * Nothing here runs on import except under `deno task start`.
+ */
+import { loadConfig } from "./domain/config/config.ts";
+import { buildContext } from "./domain/build_context.ts";
+import { openDatabase } from "./domain/stores/database.ts";
+import { migrate } from "./domain/stores/migrate.ts";
+import { openKv } from "./domain/stores/kv.ts";
+import { loadOrCreateSecret } from "./domain/stores/server_secret.ts";
+import { systemClock } from "./domain/shared/clock.ts";
+import { jsonLogger, type Logger } from "./domain/shared/logger.ts";
+import { ensureBootstrapWorkspace } from "./domain/workspaces/ensure_bootstrap_workspace.ts";
+import { loadServiceNameModel } from "./load_service_name_model.ts";
+import { createApp } from "./routes/app.ts";
+import { scheduleIdempotencySweeper } from "./workers/idempotency_sweeper.ts";
+
+export async function startService(
+  env: Record<string, string | undefined>,
+  logger: Logger,
+  options: { workers?: boolean } = {},
+) {
+  const config = loadConfig(env);
+  const db = await openDatabase({ url: config.databaseUrl, pgliteDir: `${config.dataDir}/pglite` });
+  const applied = await migrate(db.sql);
+  logger.info("database ready", {
+    kind: db.kind,
+    location: db.location,
+    migrationsApplied: applied.length,
+  });
+  const kv = await openKv(config.kvPath);
+  const secret = config.secret ?? await loadOrCreateSecret(config.dataDir);
+  const nameModel = await loadServiceNameModel(config.modelPath, logger);
+  if (config.bootstrap) {
+    const result = await ensureBootstrapWorkspace(db.sql, {
+      apiKey: config.bootstrap.key,
+      points: config.bootstrap.points,
+    });
+    logger.info("bootstrap workspace ready", {
+      workspaceId: result.workspaceId,
+      created: result.created,
+      granted: result.granted,
+    });
+  }
+  const ctx = await buildContext({ config, db, kv, clock: systemClock, logger, secret, nameModel });
+  const app = createApp(ctx, { logRequests: config.logRequests });
+  if (options.workers ?? true) scheduleIdempotencySweeper(ctx);
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.hostname,
+    onListen: ({ hostname, port }) => logger.info("listening", { hostname, port }),
+  }, app.fetch);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    stopping ??= (async () => {
+      logger.info("stopping");
+      await server.shutdown();
+      await db.close();
+      kv.close();
+    })();
+  return { server, stop, ctx };
+}
+
+if (import.meta.main) {
+  const logger = jsonLogger();
+  try {
+    const service = await startService(Deno.env.toObject(), logger);
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      Deno.addSignalListener(signal, () => service.stop().then(() => Deno.exit(0)));
+    }
+  } catch (error) {
+    logger.error("failed to start", { error: (error as Error).message });
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * From per-token label probabilities to a whole reading. Every valid reading (both orders,
+ * every split) is scored as the product over tokens of P(given) or P(surname) for the block the
+ * reading puts the token in; the scores are normalised over the valid readings, so
+ * `confidence` is the probability of the chosen whole reading.
+ *
+ * Validity (particles stay with the surname that follows them):
+ * - given-first: a given block of two or more words does not end with a particle ("Ludwig van |
+ *   Beethoven" is not a reading);
+ * - surname-first: a surname block of two or more words does not end with a particle
+ *   ("de la | Juan" is not a reading).
+ * A one-word block may be a word that is a particle elsewhere ("Ben | Johnson", "Al | Gore",
+ * Vietnamese "Le", Chinese "Du"), and a given block may start with one (Vietnamese
+ * "Nguyen | Van An"). The one-letter lower-case connectors y / e / i join two surnames
+ * ("Suarez y Acosta", "Silva e Costa", "Puig i Cadafalch"), so a surname block never starts with
+ * one, and in given-first order the given block may end with one: there it is an initial
+ * ("john e | smith"). A word ending in a hyphen and a particle ("Vermeulen-De Wit") binds to
+ * the next word like a particle, and a surname block is never only initials ("Rosa M Quintero B"
+ * is not "Rosa M Quintero | B").
+ *
+ * `bothOrders` is true when the best reading in the other order holds at least
+ * `BOTH_ORDERS_CUT` (0.25) of the probability mass: a genuinely plausible alternative.
+ */
+import { isParticle } from "./featurize.ts";
+import type { NameOrder, NameReading, ReadingConstraint } from "./types.ts";
+
+export const BOTH_ORDERS_CUT = 0.25;
+
+/** A particle joined to the word before it by a hyphen ("Vermeulen-De" of "Vermeulen-De Wit"). */
+function endsWithHyphenParticle(word: string): boolean {
+  const dash = word.lastIndexOf("-");
+  return dash > 0 && dash < word.length - 1 && isParticle(word.slice(dash + 1));
+}
+
+/** One cased letter, with or without a period: "A", "c." (not a one-character CJK name). */
+function isInitial(word: string): boolean {
+  return word.length <= 2 && /^[\p{Lu}\p{Ll}]\.?$/u.test(word);
+}
+
+/**
+ * For every split k, whether the surname block it makes is nothing but initials (a surname is
+ * never only an initial): `onlyInitialsFrom[k]` for given-first ([k, n) is the surname),
+ * `onlyInitialsUpTo[k]` for surname-first ([0, k) is the surname).
+ */
+function initialBlocks(words: readonly string[]) {
+  const n = words.length;
+  const onlyInitialsFrom = new Uint8Array(n + 1);
+  const onlyInitialsUpTo = new Uint8Array(n + 1);
+  onlyInitialsFrom[n] = 1;
+  for (let i = n - 1; i >= 0; i--) {
+    onlyInitialsFrom[i] = onlyInitialsFrom[i + 1] && isInitial(words[i]) ? 1 : 0;
+  }
+  onlyInitialsUpTo[0] = 1;
+  for (let i = 0; i < n; i++) {
+    onlyInitialsUpTo[i + 1] = onlyInitialsUpTo[i] && isInitial(words[i]) ? 1 : 0;
+  }
+  return { onlyInitialsFrom, onlyInitialsUpTo };
+}
+
+/** The one-letter lower-case connectors between two surnames: y, e, i. */
+function isConnector(word: string): boolean {
+  return word === "y" || word === "e" || word === "i";
+}
+const EPS = 1e-7;
+
+export interface ScoredReading {
+  order: NameOrder;
+  split: number;
+  /** Normalised probability over the valid readings. */
+  p: number;
+}
+
+/** Every valid reading of `n` words with its normalised probability (highest first). */
+export function scoreReadings(
+  words: readonly string[],
+  probs: Float32Array,
+  offset: number,
+  numLabels: number,
+): { readings: ScoredReading[]; all: Map<string, number> } {
+  const n = words.length;
+  // log P(given), log P(surname) per token; prefix sums
+  const lg = new Float64Array(n + 1), ls = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const o = (offset + i) * numLabels;
+    const pg = probs[o] + probs[o + 1];
+    const ps = probs[o + 2] + probs[o + 3];
+    lg[i + 1] = lg[i] + Math.log(Math.max(pg, EPS));
+    ls[i + 1] = ls[i] + Math.log(Math.max(ps, EPS));
+  }
+  const particle = words.map((w) => isParticle(w) || endsWithHyphenParticle(w));
+  const conn = words.map(isConnector);
+  const { onlyInitialsFrom, onlyInitialsUpTo } = initialBlocks(words);
+  const raw: { order: NameOrder; split: number; lp: number; valid: boolean }[] = [];
+  for (let k = 1; k < n; k++) {
+    // given-first: [0,k) given, [k,n) surname
+    raw.push({
+      order: "given-first",
+      split: k,
+      lp: lg[k] + (ls[n] - ls[k]),
+      valid: !(k >= 2 && particle[k - 1] && !conn[k - 1]) && !conn[k] && !onlyInitialsFrom[k],
+    });
+  }
+  for (let k = 1; k < n; k++) {
+    // surname-first: [0,k) surname, [k,n) given
+    raw.push({
+      order: "surname-first",
+      split: k,
+      lp: ls[k] + (lg[n] - lg[k]),
+      valid: !(k >= 2 && particle[k - 1]) && !onlyInitialsUpTo[k],
+    });
+  }
+  let cands = raw.filter((r) => r.valid);
+  if (cands.length === 0) cands = raw;
+  let m = -Infinity;
+  for (const r of raw) if (r.lp > m) m = r.lp;
+  let z = 0;
+  for (const r of cands) z += Math.exp(r.lp - m);
+  const all = new Map<string, number>();
+  // invalid readings get their share relative to the valid mass (for constraints)
+  for (const r of raw) all.set(`${r.order}:${r.split}`, Math.min(1, Math.exp(r.lp - m) / z));
+  const readings = cands.map((r) => ({
+    order: r.order,
+    split: r.split,
+    p: Math.exp(r.lp - m) / z,
+  }));
+  // stable: given-first before surname-first, smaller split first on ties
+  readings.sort((a, b) => b.p - a.p);
+  return { readings, all };
+}
+
+// Reused between calls (decoding is synchronous): prefix sums and particle flags per word.
+let LG = new Float64Array(16), LS = new Float64Array(16);
+let PART = new Uint8Array(16), CONN = new Uint8Array(16), VALID = new Uint8Array(32);
+
+/** The reading of one name (or the constrained reading's probability). */
+export function decodeName(
+  words: readonly string[],
+  probs: Float32Array,
+  offset: number,
+  numLabels: number,
+  constraint?: ReadingConstraint,
+): NameReading {
+  // The same readings and numbers as `scoreReadings`, without building them: readings are
+  // visited in its order (given-first splits 1…n-1, then surname-first), and the first of equal
+  // scores wins, as its stable sort does.
+  const n = words.length;
+  if (LG.length <= n) {
+    LG = new Float64Array(2 * n + 2);
+    LS = new Float64Array(2 * n + 2);
+    PART = new Uint8Array(2 * n + 2);
+    CONN = new Uint8Array(2 * n + 2);
+    VALID = new Uint8Array(4 * n + 4);
+  }
+  const lg = LG, ls = LS, part = PART, conn = CONN, valid = VALID;
+  for (let i = 0; i < n; i++) {
+    const o = (offset + i) * numLabels;
+    lg[i + 1] = lg[i] + Math.log(Math.max(probs[o] + probs[o + 1], EPS));
+    ls[i + 1] = ls[i] + Math.log(Math.max(probs[o + 2] + probs[o + 3], EPS));
+    part[i] = i >= 1 && i < n - 1 && (isParticle(words[i]) || endsWithHyphenParticle(words[i]))
+      ? 1
+      : 0;
+    conn[i] = isConnector(words[i]) ? 1 : 0;
+  }
+  const { onlyInitialsFrom, onlyInitialsUpTo } = initialBlocks(words);
+  // reading r: 0…n-2 given-first with split r+1, n-1…2n-3 surname-first with split r-n+2
+  const R = 2 * (n - 1);
+  let anyValid = false;
+  for (let r = 0; r < R; r++) {
+    const gf = r < n - 1;
+    const k = gf ? r + 1 : r - n + 2;
+    const ok = gf
+      ? !(part[k - 1] && !conn[k - 1]) && !conn[k] && !onlyInitialsFrom[k]
+      : !part[k - 1] && !onlyInitialsUpTo[k];
+    valid[r] = ok ? 1 : 0;
+    if (ok) anyValid = true;
+  }
+  let m = -Infinity;
+  for (let r = 0; r < R; r++) {
+    const lp = readingLp(r, n, lg, ls);
+    if (lp > m) m = lp;
+  }
+  let z = 0;
+  for (let r = 0; r < R; r++) {
+    if (!anyValid || valid[r] === 1) z += Math.exp(readingLp(r, n, lg, ls) - m);
+  }
+  // compared on the normalised probability, as the sort in `scoreReadings` does
+  let best = -1, bestP = -1, bestG = 0, bestS = 0;
+  for (let r = 0; r < R; r++) {
+    if (anyValid && valid[r] === 0) continue;
+    const p = Math.exp(readingLp(r, n, lg, ls) - m) / z;
+    if (p > bestP) {
+      bestP = p;
+      best = r;
+    }
+    if (r < n - 1) {
+      if (p > bestG) bestG = p;
+    } else if (p > bestS) bestS = p;
+  }
+  if (constraint) {
+    const gf = constraint.order === "given-first";
+    const r = gf ? constraint.split - 1 : n - 2 + constraint.split;
+    return {
+      order: constraint.order,
+      split: constraint.split,
+      confidence: Math.min(1, Math.exp(readingLp(r, n, lg, ls) - m) / z),
+      bothOrders: (gf ? bestS : bestG) >= BOTH_ORDERS_CUT,
+    };
+  }
+  const gf = best < n - 1;
+  return {
+    order: gf ? "given-first" : "surname-first",
+    split: gf ? best + 1 : best - n + 2,
+    confidence: bestP,
+    bothOrders: (gf ? bestS : bestG) >= BOTH_ORDERS_CUT,
+  };
+}
+
+function readingLp(r: number, n: number, lg: Float64Array, ls: Float64Array): number {
+  if (r < n - 1) {
+    const k = r + 1;
+    return lg[k] + (ls[n] - ls[k]);
+  }
+  const k = r - n + 2;
+  return ls[k] + (lg[n] - lg[k]);
+}

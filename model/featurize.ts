@@ -1,0 +1,610 @@
+/**
+ * Sparse features for each word of a cleaned name: hashed character n-grams, word shape,
+ * position, lexicon hits by origin and role, script, syllable structure, and the same
+ * word-level features of the neighbouring, first and last words in their own hash namespaces.
+ * Every feature is a row index into one embedding table of `buckets` rows; row `buckets` is
+ * the all-zero padding row.
+ */
+import { fold, hasDiacritics, isCjkScript, type Script, scriptOf } from "./text.ts";
+
+export interface FeatureConfig {
+  /** Number of hashed embedding rows (the padding row is `buckets`). */
+  buckets: number;
+  /** Feature slots per token (padded with the padding row, truncated beyond). */
+  maxFeatures: number;
+  /**
+   * Adds, to each of the last two words of a name of three or more, whether both are known
+   * surnames (and whether the first of them is also a known given name): "Suarez Acosta".
+   */
+  surnamePair?: boolean;
+}
+
+export const DEFAULT_FEATURE_CONFIG: FeatureConfig = { buckets: 1 << 17, maxFeatures: 128 };
+
+/** Words that stay with the surname that follows them (matched on the folded word). */
+export const PARTICLES: ReadonlySet<string> = new Set([
+  "van",
+  "von",
+  "de",
+  "da",
+  "di",
+  "del",
+  "della",
+  "delle",
+  "dei",
+  "degli",
+  "des",
+  "du",
+  "le",
+  "la",
+  "lo",
+  "les",
+  "der",
+  "den",
+  "dem",
+  "ter",
+  "ten",
+  "te",
+  "zu",
+  "zur",
+  "vom",
+  "do",
+  "dos",
+  "das",
+  "bin",
+  "ibn",
+  "bint",
+  "ben",
+  "al",
+  "al-",
+  "el",
+  "abu",
+  "st",
+  "st.",
+  "ste",
+  "saint",
+  "mc",
+  "mac",
+  "d'",
+  "l'",
+  "van't",
+  "vander",
+  "vanden",
+  "op",
+  "het",
+  "'t",
+]);
+/** Connectors between two surnames and short particles: particles only in lower case. */
+export const LOWER_ONLY_PARTICLES: ReadonlySet<string> = new Set(["y", "e", "i", "in", "o'"]);
+/** Irish particles matched on the lower-cased word with its accents ("Ó" must not match "O"). */
+const ACCENTED_PARTICLES: ReadonlySet<string> = new Set(["ó", "ní", "nic", "ua", "uí", "mhic"]);
+
+/** True when the word is a surname particle (van, de la, bin, y…). */
+export function isParticle(word: string): boolean {
+  if (LOWER_ONLY_PARTICLES.has(word)) return true;
+  if (ACCENTED_PARTICLES.has(word.toLowerCase())) return true;
+  const f = fold(word);
+  return PARTICLES.has(f);
+}
+
+/** Lexicon: folded word → tag ids; tag names like "g.en", "s.zh", "s.en.r1". */
+export interface LexiconData {
+  tags: string[];
+  entries: Map<string, number[]>;
+  /** Syllable inventories by origin (e.g. zh pinyin, ko romanisation, ja romaji). */
+  syllables: Record<string, string[]>;
+}
+
+/** Parses the shipped lexicon text: a header line of tag names, then `word\tid,id…` lines. */
+export function parseLexicon(text: string): LexiconData {
+  const lines = text.split("\n");
+  const head = JSON.parse(lines[0]) as { tags: string[]; syllables: Record<string, string[]> };
+  const entries = new Map<string, number[]>();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line) continue;
+    const tab = line.indexOf("\t");
+    if (tab < 0) throw new Error(`lexicon line ${i + 1} has no tab`);
+    entries.set(line.slice(0, tab), line.slice(tab + 1).split(",").map(Number));
+  }
+  return { tags: head.tags, entries, syllables: head.syllables };
+}
+
+/** Serialises a lexicon into the text that `parseLexicon` reads. */
+export function formatLexicon(lex: LexiconData): string {
+  const out = [JSON.stringify({ tags: lex.tags, syllables: lex.syllables })];
+  const keys = [...lex.entries.keys()].sort();
+  for (const k of keys) out.push(`${k}\t${lex.entries.get(k)!.join(",")}`);
+  return out.join("\n") + "\n";
+}
+
+// ---------------------------------------------------------------- hashing
+
+function hashString(s: string, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function mix(h: number, ns: number): number {
+  h = (h ^ Math.imul(ns, 0x9e3779b1)) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const NS_SELF = 1, NS_PREV = 2, NS_NEXT = 3, NS_FIRST = 4, NS_LAST = 5, NS_PREV2 = 6, NS_NEXT2 = 7;
+const NS_POS_FIRST = 8, NS_POS_LAST = 9, NS_NAME = 10;
+
+const F = (s: string) => hashString(s);
+/** `P(prefix)(s)` = `F(prefix + s)` without building the string (FNV-1a continues). */
+const P = (prefix: string) => {
+  const seed = hashString(prefix);
+  return (s: string) => hashString(s, seed);
+};
+const H_WORD = P("w:"), H_RAW = P("raw:");
+const H_SHAPE = P("sh:");
+const SCRIPT_H = new Map<string, number>();
+const LEN_H = [0, 1, 2, 3, 4, 5, 6].map((i) => F(`len:${i}`));
+const CJKLEN_H = [0, 1, 2, 3, 4].map((i) => F(`cjklen:${i}`));
+const HYPHEN = F("hyphen"), APOS = F("apos"), PERIOD = F("period"), DIACRITICS = F("diacritics");
+const INITIAL = F("initial"), PARTICLE = F("particle"), ALLCAPS = F("allcaps");
+const LEX_NONE = F("lex:none");
+const PAIR_SUR = F("pair:sur2"), PAIR_SUR_GIV = F("pair:sur2:giv");
+const NON_LETTER = /[^\p{L}]/gu;
+const ASCII_ONLY = /^[ -~]*$/;
+const POS_START = [0, 1, 2, 3].map((i) => F(`ps${i}`));
+const POS_END = [0, 1, 2, 3].map((i) => F(`pe${i}`));
+const N_WORDS = [0, 1, 2, 3, 4, 5, 6].map((i) => F(`n${i}`));
+const BOS = F("<bos>"), EOS = F("<eos>"), BIAS = F("<bias>");
+const NAME_ALL_CAPS = F("name:caps"), NAME_ALL_LOWER = F("name:lower");
+const CAPS_IN_MIXED = F("caps-in-mixed"), LOWER_IN_MIXED = F("lower-in-mixed");
+
+/** Word-level features, computed once per word and reused for every namespace. */
+interface WordInfo {
+  /** Only for the word itself: n-grams, raw forms. */
+  own: number[];
+  /** For the word itself and as context of other words. */
+  shared: number[];
+  /** Lexicon tag / shape hashes used in position conjunctions. */
+  core: number[];
+  caps: boolean;
+  lower: boolean;
+  letters: boolean;
+  /** The whole word is in the lexicon as a surname / as a given name. */
+  sur: boolean;
+  giv: boolean;
+}
+
+function shapeOf(word: string): string {
+  let out = "";
+  let last = "";
+  let run = 0;
+  for (const ch of word) {
+    let c: string;
+    if (ch >= "0" && ch <= "9") c = "d";
+    else if (ch.toLowerCase() !== ch) c = "X";
+    else if (ch.toUpperCase() !== ch) c = "x";
+    else if (/\p{L}/u.test(ch)) c = "L";
+    else c = ch;
+    if (c === last) {
+      run++;
+      if (run === 2) out += c;
+    } else {
+      out += c;
+      last = c;
+      run = 1;
+    }
+  }
+  return out.length > 12 ? out.slice(0, 12) : out;
+}
+
+const SHAPE_SEED = hashString("sh:");
+const RP_SEED = hashString("rp:"), RS_SEED = hashString("rs:"), S3_SEED = hashString("s3:");
+/** `hashString(s.slice(start, end), seed)` without the slice. */
+function hashRange(s: string, start: number, end: number, seed: number): number {
+  let h = seed >>> 0;
+  for (let i = start; i < end; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+/** `F("sh:" + shapeOf(word))` for printable ASCII words, without building the shape. */
+function shapeHashAscii(word: string): number {
+  let h = SHAPE_SEED;
+  let last = -1;
+  let run = 0;
+  let emitted = 0;
+  for (let i = 0; i < word.length && emitted < 12; i++) {
+    const ch = word.charCodeAt(i);
+    const c = ch >= 48 && ch <= 57
+      ? 100
+      : ch >= 65 && ch <= 90
+      ? 88
+      : ch >= 97 && ch <= 122
+      ? 120
+      : ch;
+    let emit = false;
+    if (c === last) {
+      run++;
+      if (run === 2) emit = true;
+    } else {
+      emit = true;
+      last = c;
+      run = 1;
+    }
+    if (emit) {
+      h ^= c;
+      h = Math.imul(h, 0x01000193);
+      emitted++;
+    }
+  }
+  return h >>> 0;
+}
+
+/** Letters of a word (code points), without building an array. */
+function codePointLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+}
+
+/** True when the string holds only ASCII letters a-z / A-Z (nothing for NON_LETTER to remove). */
+function isAsciiLetters(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i) | 32;
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
+function lengthBucket(n: number): number {
+  return n <= 1 ? n : n <= 3 ? 2 : n <= 5 ? 3 : n <= 7 ? 4 : n <= 10 ? 5 : 6;
+}
+
+/** A letter trie over a-z (+ ō, ū) for syllable inventories; no allocation while matching. */
+class SyllableTrie {
+  readonly #next: Int32Array;
+  readonly #end: Uint8Array;
+  constructor(list: readonly string[]) {
+    let nodes = 1;
+    const next: number[] = new Array(28).fill(-1);
+    const end: number[] = [0];
+    for (const syl of list) {
+      let n = 0;
+      let ok = true;
+      for (let k = 0; k < syl.length; k++) {
+        const c = SyllableTrie.code(syl.charCodeAt(k));
+        if (c < 0) {
+          ok = false;
+          break;
+        }
+        if (next[n * 28 + c] < 0) {
+          next[n * 28 + c] = nodes++;
+          for (let z = 0; z < 28; z++) next.push(-1);
+          end.push(0);
+        }
+        n = next[n * 28 + c];
+      }
+      if (ok) end[n] = 1;
+    }
+    this.#next = Int32Array.from(next);
+    this.#end = Uint8Array.from(end);
+  }
+  static code(ch: number): number {
+    if (ch >= 97 && ch <= 122) return ch - 97;
+    if (ch === 0x14d) return 26;
+    if (ch === 0x16b) return 27;
+    return -1;
+  }
+  /** Fewest syllables covering the lower-case word, or 0 when it does not split (max 4). */
+  count(word: string, best: Int32Array): number {
+    const n = word.length;
+    if (n === 0 || n > 24) return 0;
+    best.fill(99, 0, n + 1);
+    best[0] = 0;
+    for (let i = 0; i < n; i++) {
+      if (best[i] >= 99) continue;
+      let node = 0;
+      for (let j = i; j < n; j++) {
+        const c = SyllableTrie.code(word.charCodeAt(j));
+        if (c < 0) break;
+        node = this.#next[node * 28 + c];
+        if (node < 0) break;
+        if (this.#end[node] && best[i] + 1 < best[j + 1]) best[j + 1] = best[i] + 1;
+      }
+    }
+    return best[n] >= 99 ? 0 : Math.min(best[n], 4);
+  }
+}
+
+export interface FeaturizedBatch {
+  /** Row indices, `tokens × width`, padded with `buckets`. */
+  indices: Int32Array;
+  tokens: number;
+  /** Feature slots per token in `indices`: the most any token of the batch uses (≤ maxFeatures). */
+  width: number;
+  /** offsets[i] = first token of name i; offsets[names] = tokens. */
+  offsets: Int32Array;
+}
+
+export class Featurizer {
+  readonly config: FeatureConfig;
+  readonly #lex: Map<string, number[]>;
+  readonly #tagHashes: number[];
+  readonly #surTag: Uint8Array;
+  readonly #givTag: Uint8Array;
+  readonly #syl: { origin: string; trie: SyllableTrie; hashes: number[] }[];
+  readonly #best = new Int32Array(32);
+  /** Per-call memo of word features; cleared after every batch (no words outlive a call). */
+  readonly #cache = new Map<string, WordInfo>();
+  /** Reused between calls: the unpadded index rows, features per token, word infos. */
+  #scratch = new Int32Array(0);
+  #counts = new Int32Array(0);
+  readonly #infos: WordInfo[] = [];
+
+  constructor(lexicon: LexiconData, config: FeatureConfig = DEFAULT_FEATURE_CONFIG) {
+    this.config = config;
+    this.#lex = lexicon.entries;
+    this.#tagHashes = lexicon.tags.map((t) => F(`lex:${t}`));
+    this.#surTag = Uint8Array.from(lexicon.tags, (t) => (t.startsWith("s.") ? 1 : 0));
+    this.#givTag = Uint8Array.from(lexicon.tags, (t) => (t.startsWith("g.") ? 1 : 0));
+    this.#syl = Object.entries(lexicon.syllables).map(([origin, list]) => ({
+      origin,
+      trie: new SyllableTrie(list),
+      hashes: [0, 1, 2, 3, 4].map((k) => F(`syl:${origin}:${k}`)),
+    }));
+  }
+
+  #lexHits(key: string, out: number[], prefix: number): void {
+    const ids = this.#lex.get(key);
+    if (!ids) return;
+    for (let i = 0; i < ids.length; i++) {
+      const h = this.#tagHashes[ids[i]];
+      out.push(prefix === 0 ? h : mix(h, prefix));
+    }
+  }
+
+  #word(word: string): WordInfo {
+    const cached = this.#cache.get(word);
+    if (cached) return cached;
+    const own: number[] = [];
+    const shared: number[] = [];
+    const core: number[] = [];
+    const folded = fold(word);
+    const script: Script = scriptOf(word);
+    // the word without a trailing period (initials, abbreviations)
+    const bare = folded.endsWith(".") ? folded.slice(0, -1) : folded;
+    const letters = isAsciiLetters(bare) ? bare : bare.replace(NON_LETTER, "");
+    const nLetters = codePointLength(letters);
+    const upper = word.toUpperCase(), lower = word.toLowerCase();
+
+    // identity
+    shared.push(H_WORD(bare));
+    own.push(H_RAW(word));
+    // character n-grams of the folded word with boundary marks
+    // (over "^" + the first 16 code units + "$", without building that string)
+    const mLen = (bare.length > 16 ? 16 : bare.length) + 2;
+    for (let i = 0; i < mLen; i++) {
+      let h = 0x811c9dc5;
+      for (let j = i; j < mLen && j < i + 5; j++) {
+        h ^= j === 0 ? 94 : j === mLen - 1 ? 36 : bare.charCodeAt(j - 1);
+        h = Math.imul(h, 0x01000193);
+        const len = j - i + 1;
+        if (len >= 2 && (len <= 4 || i === 0 || j === mLen - 1)) {
+          own.push(mix(h >>> 0, 100 + len));
+        }
+      }
+    }
+    // raw-case prefix / suffix
+    own.push(
+      hashRange(word, 0, word.length < 3 ? word.length : 3, RP_SEED),
+      hashRange(word, word.length < 3 ? 0 : word.length - 3, word.length, RS_SEED),
+    );
+    // suffix, shape, script, length
+    shared.push(hashRange(bare, bare.length < 3 ? 0 : bare.length - 3, bare.length, S3_SEED));
+    const shapeH = ASCII_ONLY.test(word) ? shapeHashAscii(word) : H_SHAPE(shapeOf(word));
+    let scriptH = SCRIPT_H.get(script);
+    if (scriptH === undefined) SCRIPT_H.set(script, scriptH = F(`sc:${script}`));
+    shared.push(shapeH, scriptH, LEN_H[lengthBucket(nLetters)]);
+    core.push(shapeH);
+    if (word.includes("-")) shared.push(HYPHEN);
+    if (word.includes("'") || word.includes("’")) shared.push(APOS);
+    if (word.endsWith(".")) shared.push(PERIOD);
+    if (hasDiacritics(word)) shared.push(DIACRITICS);
+    const isInitial = nLetters === 1 && script === "latin";
+    if (isInitial) {
+      shared.push(INITIAL);
+      core.push(INITIAL);
+    }
+    if (
+      LOWER_ONLY_PARTICLES.has(word) || ACCENTED_PARTICLES.has(lower) || PARTICLES.has(folded) ||
+      PARTICLES.has(bare)
+    ) {
+      shared.push(PARTICLE);
+      core.push(PARTICLE);
+    }
+    if (word.length > 1 && upper === word && lower !== word) {
+      shared.push(ALLCAPS);
+    }
+    // lexicon hits (whole word, apostrophe-free, each hyphen part)
+    const lexBefore = shared.length;
+    this.#lexHits(bare, shared, 0);
+    if (shared.length === lexBefore && bare.includes("'")) {
+      this.#lexHits(bare.replace(/'/g, ""), shared, 0);
+    }
+    if (shared.length === lexBefore && bare.includes(" ")) {
+      this.#lexHits(bare.replace(/ /g, ""), shared, 0);
+    }
+    if (shared.length === lexBefore) shared.push(LEX_NONE);
+    for (let i = lexBefore; i < shared.length; i++) core.push(shared[i]);
+    if (bare.includes("-")) {
+      const parts = bare.split("-");
+      for (let p = 0; p < parts.length && p < 3; p++) {
+        if (parts[p]) this.#lexHits(parts[p], shared, 200 + (p === 0 ? 0 : 1));
+      }
+      const joined = parts.join("");
+      this.#lexHits(joined, shared, 210);
+    }
+    // syllable structure (pinyin, Korean romanisation, romaji)
+    if (script === "latin" && letters.length > 0) {
+      const w = letters;
+      for (let si = 0; si < this.#syl.length; si++) {
+        const s = this.#syl[si];
+        const k = s.trie.count(w, this.#best);
+        shared.push(s.hashes[k]);
+        if (k > 0 && bare.includes("-")) shared.push(mix(s.hashes[k], 7));
+      }
+    } else if (isCjkScript(script)) {
+      shared.push(CJKLEN_H[Math.min(codePointLength(word), 4)]);
+    }
+    let sur = false, giv = false;
+    const ids = this.config.surnamePair ? this.#lex.get(bare) : undefined;
+    if (ids) {
+      for (let i = 0; i < ids.length; i++) {
+        if (this.#surTag[ids[i]]) sur = true;
+        if (this.#givTag[ids[i]]) giv = true;
+      }
+    }
+    const info: WordInfo = {
+      sur,
+      giv,
+      own,
+      shared,
+      core,
+      caps: upper === word && lower !== word && letters.length > 1,
+      lower: lower === word && upper !== word,
+      letters: letters.length > 0,
+    };
+    this.#cache.set(word, info);
+    return info;
+  }
+
+  /** Featurizes many names (each a list of cleaned words) into one padded index matrix. */
+  featurizeBatch(names: readonly (readonly string[])[]): FeaturizedBatch {
+    let tokens = 0;
+    for (const n of names) tokens += n.length;
+    const K = this.config.maxFeatures;
+    const B = this.config.buckets;
+    const pair = this.config.surnamePair === true;
+    if (this.#scratch.length < tokens * K) this.#scratch = new Int32Array(tokens * K * 2);
+    const indices = this.#scratch;
+    const counts = this.#counts.length >= tokens
+      ? this.#counts
+      : (this.#counts = new Int32Array(tokens * 2));
+    const offsets = new Int32Array(names.length + 1);
+    let t = 0;
+    let width = 0;
+    const infos = this.#infos;
+    for (let ni = 0; ni < names.length; ni++) {
+      offsets[ni] = t;
+      const words = names[ni];
+      const n = words.length;
+      infos.length = 0;
+      let allCaps = true, allLower = true;
+      for (let wi = 0; wi < n; wi++) {
+        const info = this.#word(words[wi]);
+        infos.push(info);
+        if (info.letters) {
+          if (!info.caps) allCaps = false;
+          if (!info.lower) allLower = false;
+        }
+      }
+      for (let i = 0; i < n; i++, t++) {
+        const start = t * K;
+        const end = start + K;
+        let k = start;
+        const me = infos[i];
+        indices[k++] = mix(BIAS, NS_SELF) % B;
+        indices[k++] = mix(POS_START[i < 3 ? i : 3], NS_SELF) % B;
+        indices[k++] = mix(POS_END[n - 1 - i < 3 ? n - 1 - i : 3], NS_SELF) % B;
+        indices[k++] = mix(N_WORDS[n < 6 ? n : 6], NS_SELF) % B;
+        if (allCaps) indices[k++] = mix(NAME_ALL_CAPS, NS_NAME) % B;
+        else if (allLower) indices[k++] = mix(NAME_ALL_LOWER, NS_NAME) % B;
+        else if (me.caps) indices[k++] = mix(CAPS_IN_MIXED, NS_NAME) % B;
+        else if (me.lower) indices[k++] = mix(LOWER_IN_MIXED, NS_NAME) % B;
+        if (pair && i >= n - 2 && n >= 3 && infos[n - 2].sur && infos[n - 1].sur) {
+          indices[k++] = mix(infos[n - 2].giv ? PAIR_SUR_GIV : PAIR_SUR, NS_NAME) % B;
+        }
+        if (i === 0) k = putAll(indices, k, end, me.core, NS_POS_FIRST, B);
+        if (i === n - 1) k = putAll(indices, k, end, me.core, NS_POS_LAST, B);
+        k = putAll(indices, k, end, me.shared, NS_SELF, B);
+        // context words
+        if (i > 0) {
+          const p = infos[i - 1];
+          k = putAll(indices, k, end, p.shared, NS_PREV, B);
+          if (!allCaps && p.caps && k < end) indices[k++] = mix(CAPS_IN_MIXED, NS_PREV) % B;
+        } else if (k < end) indices[k++] = mix(BOS, NS_PREV) % B;
+        if (i < n - 1) {
+          const q = infos[i + 1];
+          k = putAll(indices, k, end, q.shared, NS_NEXT, B);
+          if (!allCaps && q.caps && k < end) indices[k++] = mix(CAPS_IN_MIXED, NS_NEXT) % B;
+        } else if (k < end) indices[k++] = mix(EOS, NS_NEXT) % B;
+        if (i > 1) k = putAll(indices, k, end, infos[i - 2].core, NS_PREV2, B);
+        if (i < n - 2) k = putAll(indices, k, end, infos[i + 2].core, NS_NEXT2, B);
+        if (i > 1) {
+          k = putAll(indices, k, end, infos[0].core, NS_FIRST, B);
+          if (!allCaps && infos[0].caps && k < end) indices[k++] = mix(CAPS_IN_MIXED, NS_FIRST) % B;
+        }
+        if (i < n - 2) {
+          k = putAll(indices, k, end, infos[n - 1].core, NS_LAST, B);
+          if (!allCaps && infos[n - 1].caps && k < end) {
+            indices[k++] = mix(CAPS_IN_MIXED, NS_LAST) % B;
+          }
+        }
+        k = putAll(indices, k, end, me.own, NS_SELF, B);
+        counts[t] = k - start;
+        if (k - start > width) width = k - start;
+      }
+    }
+    offsets[names.length] = t;
+    infos.length = 0;
+    this.#cache.clear();
+    if (tokens === 0) return { indices: new Int32Array(0), tokens, width: K, offsets };
+    // compact to the width actually used, padded with the padding row
+    const out = new Int32Array(tokens * width);
+    for (let i = 0; i < tokens; i++) {
+      const c = counts[i];
+      out.set(indices.subarray(i * K, i * K + c), i * width);
+      if (c < width) out.fill(B, i * width + c, (i + 1) * width);
+    }
+    return { indices: out, tokens, width, offsets };
+  }
+}
+
+/** Writes `mix(h, ns) % buckets` for each hash while there is room; returns the next slot. */
+function putAll(
+  out: Int32Array,
+  k: number,
+  end: number,
+  hashes: readonly number[],
+  ns: number,
+  buckets: number,
+): number {
+  if ((buckets & (buckets - 1)) === 0) {
+    // a power of two: the low bits of the mixed hash (= `% buckets` of the unsigned value)
+    const mask = buckets - 1, nsMul = Math.imul(ns, 0x9e3779b1);
+    for (let j = 0; j < hashes.length && k < end; j++) {
+      let h = hashes[j] ^ nsMul;
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x85ebca6b);
+      h ^= h >>> 13;
+      h = Math.imul(h, 0xc2b2ae35);
+      h ^= h >>> 16;
+      out[k++] = h & mask;
+    }
+    return k;
+  }
+  for (let j = 0; j < hashes.length && k < end; j++) out[k++] = mix(hashes[j], ns) % buckets;
+  return k;
+}

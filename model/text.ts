@@ -1,0 +1,83 @@
+/** Text helpers shared by the featurizer and the training composer: folding and scripts. */
+
+const SPECIAL_FOLDS: Record<string, string> = {
+  "đ": "d",
+  "ø": "o",
+  "ß": "ss",
+  "ł": "l",
+  "æ": "ae",
+  "œ": "oe",
+  "ı": "i",
+  "þ": "th",
+  "ð": "d",
+  "ħ": "h",
+};
+const MARKS = /\p{M}/gu;
+const NON_ASCII = /[^ -~]/;
+const SPECIAL_RE = /[đøßłæœıþðħ]/g;
+
+/** Lower-cases, removes diacritics (NFD marks) and folds a few letters (đ→d, ß→ss, ł→l…). */
+export function fold(word: string): string {
+  let s = word.toLowerCase();
+  // Fast path: plain ASCII needs no normalisation.
+  if (!NON_ASCII.test(s)) return s;
+  s = s.normalize("NFD").replace(MARKS, "");
+  return s.replace(SPECIAL_RE, (c) => SPECIAL_FOLDS[c] ?? c).normalize("NFC");
+}
+
+/** True when the word has a letter with a diacritic or a special folded letter. */
+export function hasDiacritics(word: string): boolean {
+  if (!NON_ASCII.test(word)) return false;
+  const lower = word.toLowerCase();
+  return lower.normalize("NFD").replace(MARKS, "") !== lower.normalize("NFD") ||
+    SPECIAL_RE.test(lower);
+}
+
+export type Script =
+  | "latin"
+  | "cyrillic"
+  | "greek"
+  | "han"
+  | "hangul"
+  | "kana"
+  | "arabic"
+  | "hebrew"
+  | "indic"
+  | "thai"
+  | "other";
+
+/** The script of the first letter of a word (digits and punctuation are skipped). */
+export function scriptOf(word: string): Script {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.codePointAt(i)!;
+    if (c > 0xffff) i++;
+    if (c < 0x41) continue;
+    if (c <= 0x24f) {
+      if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c >= 0xc0) return "latin";
+      continue;
+    }
+    if (c >= 0x1e00 && c <= 0x1eff) return "latin";
+    if (c >= 0x370 && c <= 0x3ff) return "greek";
+    if (c >= 0x1f00 && c <= 0x1fff) return "greek";
+    if (c >= 0x400 && c <= 0x52f) return "cyrillic";
+    if (c >= 0x590 && c <= 0x5ff) return "hebrew";
+    if ((c >= 0x600 && c <= 0x6ff) || (c >= 0x750 && c <= 0x77f)) return "arabic";
+    if (c >= 0x900 && c <= 0xdff) return "indic";
+    if (c >= 0xe00 && c <= 0xe7f) return "thai";
+    if ((c >= 0x1100 && c <= 0x11ff) || (c >= 0xac00 && c <= 0xd7af)) return "hangul";
+    if (c >= 0x3040 && c <= 0x30ff) return "kana";
+    if (
+      (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff)
+    ) {
+      return "han";
+    }
+    if (c >= 0x20000 && c <= 0x2ffff) return "han";
+    return "other";
+  }
+  return "other";
+}
+
+/** Scripts written without spaces between surname and given name (CJK). */
+export function isCjkScript(s: Script): boolean {
+  return s === "han" || s === "hangul" || s === "kana";
+}

@@ -1,0 +1,352 @@
+/**
+ * Small lists the project writes itself: closed classes (particles, the usual romanised
+ * CJK/Vietnamese surnames) and romanised Arabic names. Ordered roughly by frequency; the
+ * composer samples with a Zipf-like weight by rank.
+ */
+
+/** Chinese surnames in pinyin, most frequent first, with common non-pinyin spellings. */
+export const ZH_SURNAMES: [string, string[]][] = [
+  ["Wang", ["Wong", "Ong"]],
+  ["Li", ["Lee", "Lei"]],
+  ["Zhang", ["Chang", "Cheung", "Teo"]],
+  ["Liu", ["Lau", "Lew"]],
+  ["Chen", ["Chan", "Tan", "Chin"]],
+  ["Yang", ["Yeung", "Young"]],
+  ["Huang", ["Wong", "Hwang", "Ng"]],
+  ["Zhao", ["Chao", "Chiu"]],
+  ["Wu", ["Ng", "Woo", "Goh"]],
+  ["Zhou", ["Chow", "Chou", "Chau"]],
+  ["Xu", ["Hsu", "Tsui", "Hui"]],
+  ["Sun", ["Suen", "Soon"]],
+  ["Ma", ["Mah"]],
+  ["Zhu", ["Chu", "Choo"]],
+  ["Hu", ["Woo", "Oh"]],
+  ["Guo", ["Kwok", "Kuo"]],
+  ["He", ["Ho", "Hoh"]],
+  ["Gao", ["Ko", "Kao"]],
+  ["Lin", ["Lam", "Lim"]],
+  ["Luo", ["Law", "Lo"]],
+  ["Zheng", ["Cheng", "Chang", "Tay"]],
+  ["Liang", ["Leung", "Leong"]],
+  ["Xie", ["Tse", "Hsieh", "Chia"]],
+  ["Song", ["Sung"]],
+  ["Tang", ["Tong"]],
+  ["Han", ["Hon"]],
+  ["Feng", ["Fung"]],
+  ["Deng", ["Tang", "Teng"]],
+  ["Cao", ["Tso", "Tsao"]],
+  ["Peng", ["Pang"]],
+  ["Zeng", ["Tsang", "Tseng"]],
+  ["Xiao", ["Siu", "Hsiao"]],
+  ["Tian", ["Tin", "Tien"]],
+  ["Dong", ["Tung"]],
+  ["Yuan", ["Yuen"]],
+  ["Pan", ["Poon", "Phua"]],
+  ["Yu", ["Yue", "Yee", "Yue"]],
+  ["Jiang", ["Keung", "Chiang"]],
+  ["Cai", ["Choi", "Tsai", "Chua"]],
+  ["Du", ["To", "Tu"]],
+  ["Ye", ["Yip", "Yeh"]],
+  ["Cheng", ["Ching"]],
+  ["Su", ["So"]],
+  ["Wei", ["Ngai"]],
+  ["Lu", ["Lo", "Lui", "Loo"]],
+  ["Ding", ["Ting"]],
+  ["Ren", ["Yam", "Jen"]],
+  ["Shen", ["Shum", "Sham"]],
+  ["Yao", ["Yiu"]],
+  ["Cui", ["Tsui", "Tsuei"]],
+  ["Zhong", ["Chung"]],
+  ["Tan", ["Tam"]],
+  ["Fan", ["Fann"]],
+  ["Jin", ["Kam", "King"]],
+  ["Shi", ["Sze", "Shih"]],
+  ["Liao", ["Liu"]],
+  ["Jia", ["Ka"]],
+  ["Xia", ["Ha", "Hsia"]],
+  ["Fu", ["Foo"]],
+  ["Fang", ["Fong"]],
+  ["Bai", ["Pak"]],
+  ["Zou", ["Chau", "Tsou"]],
+  ["Meng", ["Mang"]],
+  ["Xiong", ["Hung"]],
+  ["Qin", ["Chun", "Chin"]],
+  ["Qiu", ["Yau", "Chiu"]],
+  ["Yin", ["Yan"]],
+  ["Xue", ["Sit", "Hsueh"]],
+  ["Yan", ["Ngan", "Yen"]],
+  ["Duan", ["Tuen"]],
+  ["Lei", ["Lui"]],
+  ["Hou", ["Hau"]],
+  ["Long", ["Lung"]],
+  ["Tao", ["To"]],
+  ["Gu", ["Koo", "Ku"]],
+  ["Mao", ["Mo"]],
+  ["Hao", ["Hok"]],
+  ["Gong", ["Kung"]],
+  ["Shao", ["Siu"]],
+  ["Wan", ["Man"]],
+  ["Qian", ["Chin", "Chien"]],
+  ["Dai", ["Tai"]],
+  ["Mo", ["Mok"]],
+  ["Kong", ["Hung"]],
+  ["Xiang", ["Heung"]],
+  ["Chang", ["Cheung"]],
+  ["Lai", ["Lai"]],
+  ["Wen", ["Man"]],
+  ["Niu", ["Ngau"]],
+  ["Kang", ["Hong"]],
+  ["Guan", ["Kwan"]],
+  ["Ou", ["Au"]],
+  ["Bao", ["Pau"]],
+  ["Zhuang", ["Chong"]],
+  ["Zhan", ["Chim"]],
+  ["Lou", ["Lau"]],
+  ["Mei", ["Mui"]],
+  ["Ge", ["Kot"]],
+  ["Shu", ["Shue"]],
+  ["Hong", ["Hung"]],
+];
+/** Chinese compound surnames (pinyin). */
+export const ZH_COMPOUND_SURNAMES = [
+  "Ouyang",
+  "Sima",
+  "Zhuge",
+  "Shangguan",
+  "Situ",
+  "Dongfang",
+  "Huangfu",
+  "Yuchi",
+  "Gongsun",
+  "Linghu",
+  "Murong",
+  "Xiahou",
+];
+
+/** Korean surnames: usual romanisations (first is the most common spelling). */
+export const KO_SURNAMES: [string, string[]][] = [
+  ["김", ["Kim", "Gim"]],
+  ["이", ["Lee", "Yi", "Rhee", "Yee"]],
+  ["박", ["Park", "Pak", "Bak"]],
+  ["최", ["Choi", "Choe", "Chae"]],
+  ["정", ["Jung", "Jeong", "Chung", "Jeung"]],
+  ["강", ["Kang", "Gang"]],
+  ["조", ["Cho", "Jo", "Joe"]],
+  ["윤", ["Yoon", "Yun"]],
+  ["장", ["Jang", "Chang"]],
+  ["임", ["Lim", "Im", "Rim"]],
+  ["한", ["Han"]],
+  ["오", ["Oh", "O"]],
+  ["서", ["Seo", "Suh", "Sur"]],
+  ["신", ["Shin", "Sin"]],
+  ["권", ["Kwon", "Gwon"]],
+  ["황", ["Hwang"]],
+  ["안", ["Ahn", "An"]],
+  ["송", ["Song"]],
+  ["류", ["Ryu", "Yoo", "Yu"]],
+  ["전", ["Jeon", "Chun", "Jun"]],
+  ["홍", ["Hong"]],
+  ["고", ["Ko", "Go", "Koh"]],
+  ["문", ["Moon", "Mun"]],
+  ["양", ["Yang"]],
+  ["손", ["Son", "Sohn"]],
+  ["배", ["Bae", "Pae"]],
+  ["백", ["Baek", "Paik", "Paek"]],
+  ["허", ["Heo", "Huh", "Hur"]],
+  ["유", ["Yoo", "Yu"]],
+  ["남", ["Nam"]],
+  ["심", ["Shim", "Sim"]],
+  ["노", ["Noh", "Roh", "No"]],
+  ["하", ["Ha"]],
+  ["곽", ["Kwak", "Gwak"]],
+  ["성", ["Sung", "Seong"]],
+  ["차", ["Cha"]],
+  ["주", ["Joo", "Ju"]],
+  ["우", ["Woo", "U"]],
+  ["구", ["Koo", "Ku", "Gu"]],
+  ["민", ["Min"]],
+  ["나", ["Na", "Ra"]],
+  ["진", ["Jin", "Chin"]],
+  ["지", ["Ji", "Chi"]],
+  ["엄", ["Eom", "Um", "Uhm"]],
+  ["채", ["Chae"]],
+  ["원", ["Won"]],
+  ["천", ["Cheon", "Chun"]],
+  ["방", ["Bang", "Pang"]],
+  ["공", ["Kong", "Gong"]],
+  ["현", ["Hyun", "Hyeon"]],
+  ["변", ["Byun", "Byeon"]],
+  ["염", ["Yeom", "Yum"]],
+  ["여", ["Yeo", "Yuh"]],
+  ["추", ["Choo", "Chu"]],
+  ["도", ["Do", "Doh"]],
+  ["석", ["Seok", "Suk"]],
+  ["선", ["Sun", "Seon"]],
+  ["설", ["Seol", "Sul"]],
+  ["마", ["Ma"]],
+  ["길", ["Gil", "Kil"]],
+  ["연", ["Yeon", "Yun"]],
+  ["위", ["Wi", "Wee"]],
+  ["표", ["Pyo"]],
+  ["명", ["Myung", "Myeong"]],
+  ["기", ["Ki", "Gi"]],
+  ["반", ["Ban", "Pan"]],
+  ["왕", ["Wang"]],
+  ["금", ["Keum", "Geum"]],
+  ["옥", ["Ok"]],
+  ["육", ["Yook", "Yuk"]],
+  ["인", ["In"]],
+  ["맹", ["Maeng"]],
+  ["제", ["Je"]],
+  ["모", ["Mo"]],
+  ["탁", ["Tak"]],
+  ["국", ["Kook", "Guk"]],
+  ["어", ["Eo"]],
+  ["은", ["Eun"]],
+  ["편", ["Pyeon"]],
+  ["용", ["Yong"]],
+  ["남궁", ["Namgung", "Namkoong"]],
+  ["황보", ["Hwangbo"]],
+  ["제갈", ["Jegal"]],
+  ["선우", ["Seonwoo", "Sunwoo"]],
+  ["독고", ["Dokgo"]],
+];
+
+/** Vietnamese surnames with diacritics, most frequent first. */
+export const VI_SURNAMES = [
+  "Nguyễn",
+  "Trần",
+  "Lê",
+  "Phạm",
+  "Hoàng",
+  "Huỳnh",
+  "Phan",
+  "Vũ",
+  "Võ",
+  "Đặng",
+  "Bùi",
+  "Đỗ",
+  "Hồ",
+  "Ngô",
+  "Dương",
+  "Lý",
+  "Đinh",
+  "Đào",
+  "Trịnh",
+  "Mai",
+  "Trương",
+  "Lương",
+  "Lâm",
+  "Tô",
+  "Hà",
+  "Cao",
+  "Châu",
+  "Tạ",
+  "Đoàn",
+  "Vương",
+  "Tăng",
+  "Phùng",
+  "Quách",
+  "Kiều",
+  "Văn",
+  "Thái",
+  "La",
+  "Diệp",
+  "Lưu",
+  "Chu",
+];
+/** Vietnamese middle names (given block, usually second word). */
+export const VI_MIDDLES = [
+  "Văn",
+  "Thị",
+  "Hữu",
+  "Đức",
+  "Minh",
+  "Thanh",
+  "Quốc",
+  "Ngọc",
+  "Xuân",
+  "Hoàng",
+  "Công",
+  "Đình",
+  "Kim",
+  "Thu",
+  "Quang",
+  "Trung",
+  "Bảo",
+  "Gia",
+  "Anh",
+  "Hồng",
+  "Tuấn",
+  "Như",
+];
+
+/** Romanised Arabic given names (common transliterations). */
+export const AR_GIVEN = (
+  "Mohammed Muhammad Mohamed Mohammad Ahmed Ahmad Ali Omar Umar Khalid Khaled Youssef Yusuf Yousef " +
+  "Ibrahim Abdullah Abdallah Hassan Hasan Hussein Husain Mahmoud Mahmud Mustafa Mostafa Tariq Tarek " +
+  "Karim Kareem Samir Sami Nabil Walid Waleed Faisal Fahad Fahd Saeed Said Saad Sultan Salman Hamza " +
+  "Bilal Adel Adil Amir Ameer Anas Ayman Bassam Fadi Fares Faris Hadi Haitham Hamid Hisham Imad " +
+  "Issa Jamal Jamil Kamal Majid Majed Marwan Mazen Nasser Nasir Osama Usama Rami Rashid Riyad Riad " +
+  "Salah Salim Saleh Tamer Wael Yahya Yasser Yasir Ziad Zaid Zayed Abdulaziz Abdulrahman Abdelkader " +
+  "Mansour Nour Noor Othman Uthman Qasim Rayan Ammar Emad Ehab Essam Ashraf Hazem Tawfiq Mounir " +
+  "Fatima Fatma Aisha Aicha Maryam Mariam Khadija Zainab Zaynab Layla Leila Noura Nora Huda Hoda " +
+  "Amal Amina Aminah Asma Dalia Dina Farah Ghada Hana Hanan Iman Eman Jamila Lina Lubna Mona Muna " +
+  "Nadia Najwa Rana Rania Reem Rim Salma Samira Sara Sawsan Yasmin Yasmine Zahra Zeinab Nour Rasha " +
+  "Heba Hiba Manal Maha Nisreen Rawan Shaima Suha Wafaa Yara"
+).split(" ");
+/** Romanised Arabic family names (without the article). */
+export const AR_FAMILY = (
+  "Haddad Khoury Khouri Hashimi Saud Rashid Mansour Nasser Hamdan Qasimi Nahyan Maktoum Thani Sabah " +
+  "Khalifa Zahrani Ghamdi Otaibi Qahtani Shehri Dosari Harbi Mutairi Anazi Shammari Juhani Malki " +
+  "Amri Zahrani Faisal Saleh Hassan Hussein Ahmed Abbas Aziz Bakr Farouk Hakim Hamid Ibrahim " +
+  "Jaber Jabari Kassem Kassab Khalil Masri Najjar Nassar Sabbagh Saleh Shaheen Tamimi Zein Zoubi " +
+  "Sharif Sayed Sayyid Shami Halabi Baghdadi Tikriti Hariri Jumblatt Karam Khatib Awad Aoun Daher " +
+  "Ghanem Habib Hajj Issa Kanaan Maalouf Nakhleh Rizk Salameh Tannous Touma Yazbek Zaki Mahfouz " +
+  "Barghouti Darwish Hamad Obeid Qureshi Rahman Siddiqui Suleiman Sulaiman Yousef Mubarak Sadat " +
+  "Nasrallah Hijazi Husseini Jaziri Kuwari Marzouki Mekki Saadi Shamsi Suwaidi Zarooni Hammadi " +
+  "Benali Bouazizi Belkacem Benjelloun Cherkaoui Alaoui Idrissi Tazi Fassi Bennani Chraibi Lahlou"
+).split(" ");
+
+/** Portuguese surname suffixes that belong to the surname block. */
+export const PT_SUFFIX = ["Filho", "Neto", "Sobrinho", "Júnior"];
+
+/** German / Dutch / French / Italian / Spanish / Portuguese particles with weights. */
+export const PARTICLES_BY_ORIGIN: Record<string, [string, number][]> = {
+  nl: [
+    ["van", 10],
+    ["van der", 6],
+    ["van den", 4],
+    ["van de", 3],
+    ["de", 5],
+    ["den", 1],
+    ["ter", 1],
+    ["ten", 1],
+    ["van 't", 0.3],
+    ["op den", 0.3],
+  ],
+  de: [["von", 10], ["von der", 2], ["zu", 1], ["von und zu", 0.3], ["vom", 0.5]],
+  fr: [["de", 8], ["du", 4], ["le", 3], ["la", 1], ["de la", 3], ["des", 1], ["d'", 2]],
+  it: [["di", 5], ["de", 4], ["da", 2], ["del", 3], ["della", 2], ["lo", 0.5], ["la", 0.5]],
+  es: [["de", 6], ["del", 3], ["de la", 3], ["de los", 1], ["de las", 0.3]],
+  pt: [["da", 6], ["de", 5], ["do", 3], ["dos", 3], ["das", 1]],
+  en: [["Mc", 0.5], ["Mac", 0.3], ["St.", 0.5], ["O'", 0.2]],
+};
+
+/** Japanese romaji syllables (Hepburn) for the syllable feature. */
+export const JA_SYLLABLES = (
+  "a i u e o ka ki ku ke ko sa shi su se so ta chi tsu te to na ni nu ne no ha hi fu he ho ma mi mu " +
+  "me mo ya yu yo ra ri ru re ro wa n ga gi gu ge go za ji zu ze zo da de do ba bi bu be bo pa pi pu " +
+  "pe po kya kyu kyo sha shu sho cha chu cho nya nyu nyo hya hyu hyo mya myu myo rya ryu ryo gya " +
+  "gyu gyo ja ju jo bya byu byo pya pyu pyo ō ū"
+).split(" ");
+
+/** Extra Hungarian surnames (common ones beyond faker's hu list). */
+export const HU_SURNAMES_EXTRA = (
+  "Nagy Kovács Tóth Szabó Horváth Varga Kiss Molnár Németh Farkas Balogh Papp Takács Juhász Lakatos " +
+  "Mészáros Oláh Simon Rácz Fekete Szilágyi Török Fehér Balázs Gál Kis Szűcs Kocsis Orsós Pintér " +
+  "Fodor Szalai Sipos Magyar Lukács Gulyás Biró Király Katona László Jakab Bogdán Balog Sándor Boros " +
+  "Fazekas Kelemen Antal Orosz Somogyi Fülöp Veres Budai Vincze Hegedűs Deák Pap Bálint Illés Vass " +
+  "Pál Szőke Fábián Vörös Lengyel Bognár Bodnár Jónás Szücs Hajdu Halász Máté Székely Gáspár Kozma " +
+  "Pásztor Bakos Dudás Major Virág Hegyi Orbán Barta Márton Sárközi Soós"
+).split(" ");

@@ -1,0 +1,271 @@
+/**
+ * The whole training run: sources → lexicon (train split) → composed names → network →
+ * held-out report → threshold → ONNX + config + lexicon files in `model/weights/`.
+ */
+import { decodeName } from "../decode.ts";
+import {
+  type FeatureConfig,
+  Featurizer,
+  formatLexicon,
+  isParticle,
+  type LexiconData,
+} from "../featurize.ts";
+import { forwardTs, LABELS, type Weights } from "../forward.ts";
+import { fold } from "../text.ts";
+import { buildComposer, type Composer, type Example } from "./compose.ts";
+import { dequantized, exportOnnx, quantizeRows } from "./export_onnx.ts";
+import { fnv, Rng } from "./prng.ts";
+import { loadSources } from "./sources.ts";
+import { initWeights, type TrainConfig, Trainer } from "./trainer.ts";
+
+export interface PipelineOptions {
+  outDir: string;
+  version: string;
+  namesPerEpoch: number;
+  epochs: number;
+  heldOut: number;
+  seed: number;
+  features: FeatureConfig;
+  train: TrainConfig;
+  log: (msg: string) => void;
+}
+
+function lexKey(w: string): string {
+  const f = fold(w);
+  return f.endsWith(".") ? f.slice(0, -1) : f;
+}
+
+/** Builds the lexicon; `dropShare` of the words are left out (for training-time lexicon misses). */
+export function buildLexicon(c: Composer, dropShare: number): LexiconData {
+  const tagIds = new Map<string, number>();
+  const tags: string[] = [];
+  const map = new Map<string, Set<number>>();
+  for (const { word, tag } of c.lexiconEntries) {
+    const key = lexKey(word);
+    if (!key || isParticle(word)) continue;
+    if (dropShare > 0 && (fnv(`lexdrop:${key}`) % 1000) / 1000 < dropShare) continue;
+    let id = tagIds.get(tag);
+    if (id === undefined) {
+      id = tags.length;
+      tags.push(tag);
+      tagIds.set(tag, id);
+    }
+    let s = map.get(key);
+    if (!s) map.set(key, s = new Set());
+    s.add(id);
+  }
+  const entries = new Map<string, number[]>();
+  for (const [k, s] of map) entries.set(k, [...s].sort((a, b) => a - b));
+  return { tags, entries, syllables: c.syllables };
+}
+
+export interface Reading {
+  order: "given-first" | "surname-first";
+  split: number;
+}
+
+export function goldReading(e: Example): Reading {
+  const n = e.labels.length;
+  const isG = (l: number) => l <= 1;
+  if (isG(e.labels[0])) {
+    let k = 0;
+    while (k < n && isG(e.labels[k])) k++;
+    return { order: "given-first", split: k };
+  }
+  let k = 0;
+  while (k < n && !isG(e.labels[k])) k++;
+  return { order: "surname-first", split: k };
+}
+
+export interface SliceStat {
+  n: number;
+  ok: number;
+}
+
+export interface HeldOutReport {
+  accuracy: number;
+  n: number;
+  slices: Record<string, SliceStat>;
+  /** Accuracy of "model when confidence ≥ t, else the rule" for each candidate t. */
+  thresholds: { t: number; accuracy: number; ruleShare: number }[];
+  /** Accuracy when confidence ≥ t (and share of names above) for calibration. */
+  calibration: { lo: number; hi: number; n: number; accuracy: number }[];
+}
+
+export function evaluate(
+  w: Weights,
+  feat: Featurizer,
+  examples: Example[],
+  lexicon: LexiconData,
+): HeldOutReport {
+  const slices: Record<string, SliceStat> = {};
+  const bump = (k: string, ok: boolean) => {
+    const s = slices[k] ??= { n: 0, ok: 0 };
+    s.n++;
+    if (ok) s.ok++;
+  };
+  const confs: { c: number; ok: boolean; ruleOk: boolean }[] = [];
+  const CH = 2000;
+  for (let i = 0; i < examples.length; i += CH) {
+    const chunk = examples.slice(i, i + CH);
+    const batch = feat.featurizeBatch(chunk.map((e) => e.words));
+    const probs = forwardTs(w, batch.indices, batch.tokens, batch.width);
+    chunk.forEach((e, j) => {
+      const r = decodeName(e.words, probs, batch.offsets[j], LABELS.length);
+      const g = goldReading(e);
+      const ok = r.order === g.order && r.split === g.split;
+      const ruleOk = g.order === "given-first" && g.split === 1;
+      confs.push({ c: r.confidence, ok, ruleOk });
+      bump("all", ok);
+      bump(`origin:${e.origin}`, ok);
+      bump(`order:${e.order}`, ok);
+      bump(`${e.origin}|${e.order}`, ok);
+      for (const f of e.flags) bump(`flag:${f}`, ok);
+      const open = e.words.filter((x) => !isParticle(x) && x.replace(/[^\p{L}]/gu, "").length > 1);
+      const known = open.filter((x) => lexicon.entries.has(lexKey(x))).length;
+      if (open.length > 0 && known === 0) bump("unseen:all-words", ok);
+      else if (known < open.length) bump("unseen:some-words", ok);
+      else bump("unseen:none", ok);
+    });
+  }
+  const thresholds = [];
+  for (let t = 0; t <= 0.951; t += 0.05) {
+    let ok = 0, rule = 0;
+    for (const c of confs) {
+      if (c.c >= t) ok += c.ok ? 1 : 0;
+      else {
+        rule++;
+        ok += c.ruleOk ? 1 : 0;
+      }
+    }
+    thresholds.push({
+      t: Math.round(t * 100) / 100,
+      accuracy: ok / confs.length,
+      ruleShare: rule / confs.length,
+    });
+  }
+  const calibration = [];
+  const edges = [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01];
+  for (let i = 0; i < edges.length - 1; i++) {
+    const sel = confs.filter((c) => c.c >= edges[i] && c.c < edges[i + 1]);
+    calibration.push({
+      lo: edges[i],
+      hi: Math.min(1, edges[i + 1]),
+      n: sel.length,
+      accuracy: sel.length ? sel.filter((c) => c.ok).length / sel.length : 0,
+    });
+  }
+  const all = slices.all;
+  return { accuracy: all.ok / all.n, n: all.n, slices, thresholds, calibration };
+}
+
+export async function runPipeline(o: PipelineOptions): Promise<void> {
+  const t0 = performance.now();
+  const secs = () => ((performance.now() - t0) / 1000).toFixed(1) + "s";
+  o.log(`[${secs()}] loading sources`);
+  const src = await loadSources();
+  const composer = buildComposer(src);
+  const shipLex = buildLexicon(composer, 0);
+  const trainLex = buildLexicon(composer, 0.2);
+  o.log(
+    `[${secs()}] lexicon: ${shipLex.entries.size} words, ${shipLex.tags.length} tags; training lexicon ${trainLex.entries.size}`,
+  );
+  const trainFeat = new Featurizer(trainLex, o.features);
+  const shipFeat = new Featurizer(shipLex, o.features);
+  const heldRng = new Rng(o.seed ^ 0xdead);
+  const held: Example[] = [];
+  for (let i = 0; i < o.heldOut; i++) held.push(composer.compose(heldRng, "test"));
+
+  const w = initWeights(o.features.buckets, o.train);
+  const trainer = new Trainer(w, o.train);
+  for (let ep = 0; ep < o.epochs; ep++) {
+    const rng = new Rng(o.seed + 7919 * (ep + 1));
+    let loss = 0, tokens = 0;
+    const CH = 5000;
+    for (let done = 0; done < o.namesPerEpoch; done += CH) {
+      const exs: Example[] = [];
+      for (let i = 0; i < CH && done + i < o.namesPerEpoch; i++) {
+        exs.push(composer.compose(rng, "train"));
+      }
+      const batch = trainFeat.featurizeBatch(exs.map((e) => e.words));
+      let t = 0;
+      for (const e of exs) {
+        for (const l of e.labels) {
+          loss += trainer.step(batch.indices, t * batch.width, batch.width, l);
+          t++;
+          tokens++;
+        }
+      }
+      if ((done / CH) % 20 === 19) {
+        o.log(`[${secs()}] epoch ${ep + 1} names ${done + CH} loss ${(loss / tokens).toFixed(4)}`);
+      }
+    }
+    trainer.lr *= 0.7;
+    const rep = evaluate(w, shipFeat, held.slice(0, 5000), shipLex);
+    o.log(
+      `[${secs()}] epoch ${ep + 1} done: loss ${(loss / tokens).toFixed(4)} held-out(5k) ${
+        rep.accuracy.toFixed(4)
+      }`,
+    );
+  }
+  // quantise, report on the shipped (dequantised) weights
+  const qe = quantizeRows(w.emb, w.buckets + 1, w.dim);
+  const shipW = dequantized(w, qe);
+  const report = evaluate(shipW, shipFeat, held, shipLex);
+  o.log(`[${secs()}] held-out (${report.n}) accuracy ${report.accuracy.toFixed(4)}`);
+  for (const [k, s] of Object.entries(report.slices).sort()) {
+    if (s.n >= 30) {
+      o.log(`  ${k.padEnd(32)} ${String(s.n).padStart(6)}  ${(s.ok / s.n).toFixed(4)}`);
+    }
+  }
+  for (const c of report.calibration) {
+    o.log(`  conf [${c.lo.toFixed(2)}, ${c.hi.toFixed(2)}) n=${c.n} acc=${c.accuracy.toFixed(3)}`);
+  }
+  // threshold: the largest t whose hybrid accuracy is within 0.1 point of the best
+  const best = Math.max(...report.thresholds.map((x) => x.accuracy));
+  const chosen = report.thresholds.filter((x) => x.accuracy >= best - 0.001).pop()!;
+  o.log(
+    `  threshold ${chosen.t} (hybrid accuracy ${chosen.accuracy.toFixed(4)}, rule share ${
+      chosen.ruleShare.toFixed(3)
+    })`,
+  );
+
+  const onnxBytes = exportOnnx(w, qe, `name tagger ${o.version}`);
+  await Deno.mkdir(o.outDir, { recursive: true });
+  await Deno.writeFile(`${o.outDir}/name_model.onnx`, onnxBytes);
+  await Deno.writeTextFile(`${o.outDir}/name_lexicon.txt`, formatLexicon(shipLex));
+  const meta = {
+    version: o.version,
+    threshold: chosen.t,
+    bothOrdersCut: 0.25,
+    labels: LABELS,
+    features: o.features,
+    network: {
+      dim: o.train.dim,
+      hidden: o.train.hidden,
+      labels: o.train.labels,
+      embedding: "int8 per-row scale",
+    },
+    training: {
+      seed: o.seed,
+      epochs: o.epochs,
+      namesPerEpoch: o.namesPerEpoch,
+      lr: o.train.lr,
+      featureDropout: o.train.featureDropout,
+      seconds: Math.round((performance.now() - t0) / 1000),
+    },
+    heldOut: {
+      n: report.n,
+      accuracy: report.accuracy,
+      slices: Object.fromEntries(
+        Object.entries(report.slices).map(([k, s]) => [k, { n: s.n, accuracy: s.ok / s.n }]),
+      ),
+      thresholds: report.thresholds,
+      calibration: report.calibration,
+    },
+  };
+  await Deno.writeTextFile(`${o.outDir}/name_model.json`, JSON.stringify(meta, null, 2) + "\n");
+  o.log(
+    `[${secs()}] wrote ${o.outDir}/name_model.onnx (${(onnxBytes.length / 1e6).toFixed(2)} MB)`,
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The Hono application: middleware, every route, the error vocabulary, 404 and 405.
+ * Built from a DomainContext; performs no I/O until a request arrives.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import type { DomainContext } from "../domain/context.ts";
+import { ServiceError } from "../domain/errors.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponse, toServiceError } from "./errors.ts";
+import { requestContext } from "./middleware/request_context.ts";
+import { buildOpenApiDocument } from "./openapi_document.ts";
+import { mountHealth } from "./health.ts";
+import { mountPoints } from "./v1/points.ts";
+import { mountNameParse } from "./v1/name_parse.ts";
+import { mountNameParseBatch } from "./v1/name_parse_batch.ts";
+import { validationMessage } from "./validation_message.ts";
+
+export interface AppOptions {
+  logRequests?: boolean;
+  /** Mounts more routes before the 404/405 fallbacks (used by tests to inject faults). */
+  extraRoutes?: (app: OpenAPIHono<AppEnv>) => void;
+}
+
+export const METHOD_NOT_ALLOWED_MESSAGE = "Method not allowed";
+/** Far above the largest valid request (100 names of 256 characters). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        throw new ServiceError("validation_error", validationMessage(result.error));
+      }
+    },
+  });
+
+  app.use("*", requestContext(ctx.logger, { log: options.logRequests ?? true }));
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ServiceError("validation_error", "The request body must be at most 1 MB");
+      },
+    }),
+  );
+
+  mountHealth(app, ctx);
+  mountPoints(app, ctx);
+  mountNameParse(app, ctx);
+  mountNameParseBatch(app, ctx);
+
+  let document: Record<string, unknown> | undefined;
+  app.get("/api/v1/openapi.json", (c) => {
+    document ??= buildOpenApiDocument(app, ctx.prices);
+    return c.json(document);
+  });
+
+  options.extraRoutes?.(app);
+
+  const allowedMethods = methodTable(app);
+  app.notFound((c) => {
+    const allowed = allowedMethods(new URL(c.req.url).pathname);
+    if (allowed.length > 0) {
+      return errorResponse(
+        c,
+        new ServiceError("method_not_allowed", METHOD_NOT_ALLOWED_MESSAGE, {
+          headers: { Allow: allowed.join(", ") },
+        }),
+      );
+    }
+    return errorResponse(c, new ServiceError("not_found", "No such endpoint"));
+  });
+  app.onError((error, c) =>
+    errorResponse(c, toServiceError(error, ctx.logger, c.get("requestId")))
+  );
+  return app;
+}
+
+/** For a path, the methods some route answers on it (empty when no route has the path). */
+function methodTable(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
+  let routes: { pattern: RegExp; method: string }[] | undefined;
+  return (path) => {
+    routes ??= app.routes
+      .filter((route) => route.method !== "ALL" && !route.path.includes("*"))
+      .map((route) => ({
+        method: route.method,
+        pattern: new RegExp(
+          "^" + route.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+") +
+            "/?$",
+        ),
+      }));
+    const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods].sort();
+  };
+}

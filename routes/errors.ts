@@ -1,0 +1,83 @@
+/**
+ * One error vocabulary: every code of the spec mapped to its HTTP status here, one `onError`,
+ * and the envelope `{ error: { code, message, retryAfterSeconds?, meta? } }` on every non-200.
+ */
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type ErrorCode, INTERNAL_ERROR_MESSAGE, ServiceError } from "../domain/errors.ts";
+import type { Logger } from "../domain/shared/logger.ts";
+import type { AppEnv } from "./app_env.ts";
+
+export function statusOf(code: ErrorCode): ContentfulStatusCode {
+  switch (code) {
+    case "validation_error":
+    case "invalid_input":
+    case "invalid_continuation":
+      return 400;
+    case "unauthenticated":
+      return 401;
+    case "insufficient_credits":
+      return 402;
+    case "forbidden":
+      return 403;
+    case "not_found":
+      return 404;
+    case "method_not_allowed":
+      return 405;
+    case "idempotency_conflict":
+    case "idempotency_in_progress":
+    case "run_already_active":
+    case "run_already_continued":
+      return 409;
+    case "rate_limited":
+      return 429;
+    case "internal_error":
+      return 500;
+    case "incomplete":
+    case "search_unavailable":
+      return 503;
+  }
+}
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    retryAfterSeconds?: number;
+    meta?: Record<string, unknown>;
+  };
+}
+
+export function errorBody(error: ServiceError): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.retryAfterSeconds !== undefined
+        ? { retryAfterSeconds: error.retryAfterSeconds }
+        : {}),
+      ...(error.meta ? { meta: error.meta } : {}),
+    },
+  };
+}
+
+export function errorResponse(c: Context<AppEnv>, error: ServiceError): Response {
+  for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+  return c.json(errorBody(error), statusOf(error.code));
+}
+
+/** Maps anything thrown to the envelope; unexpected failures become a bare 500. */
+export function toServiceError(error: unknown, logger: Logger, requestId?: string): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (error instanceof HTTPException && error.status === 400) {
+    return new ServiceError("validation_error", "Request body must be valid JSON");
+  }
+  // Log the kind of failure only: messages of driver errors can quote submitted values.
+  logger.error("unhandled error", {
+    requestId,
+    errorName: (error as Error)?.name ?? typeof error,
+    errorCode: String((error as { code?: unknown })?.code ?? ""),
+  });
+  return new ServiceError("internal_error", INTERNAL_ERROR_MESSAGE);
+}

@@ -1,0 +1,36 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { DomainContext } from "../domain/context.ts";
+import { checkHealth } from "../domain/health/check_health.ts";
+import type { AppEnv } from "./app_env.ts";
+
+const HealthSchema = z.object({
+  status: z.enum(["ok", "degraded"]),
+  database: z.object({ status: z.enum(["ok", "down"]), kind: z.enum(["postgres", "pglite"]) }),
+  kv: z.object({ status: z.enum(["ok", "down"]) }),
+  nameModel: z.object({ status: z.enum(["loaded", "absent"]), version: z.string().nullable() }),
+}).openapi("Health");
+
+export function mountHealth(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void {
+  const route = createRoute({
+    method: "get",
+    path: "/healthz",
+    operationId: "getHealth",
+    tags: ["Operations"],
+    summary: "Store status",
+    description: "No key needed. 200 when the database and KV answer, 503 otherwise.",
+    responses: {
+      200: {
+        description: "All stores answer",
+        content: { "application/json": { schema: HealthSchema } },
+      },
+      503: {
+        description: "A store is down",
+        content: { "application/json": { schema: HealthSchema } },
+      },
+    },
+  });
+  app.openapi(route, async (c) => {
+    const health = await checkHealth(ctx);
+    return c.json(health, health.status === "ok" ? 200 : 503);
+  });
+}

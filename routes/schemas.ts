@@ -1,0 +1,48 @@
+/** Schemas shared by several routes; each becomes a named component of the OpenAPI document. */
+import { z } from "@hono/zod-openapi";
+import { ERROR_CODES } from "../domain/errors.ts";
+
+export const BalanceSchema = z.object({
+  available: z.number().int().openapi({
+    description: "Points that can be spent now",
+    example: 950,
+  }),
+  reserved: z.number().int().openapi({
+    description: "Points held for running work (lead-search worst case)",
+    example: 0,
+  }),
+  granted: z.number().int().openapi({ description: "All points ever granted", example: 1000 }),
+}).openapi("Balance");
+
+export const ErrorSchema = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES).openapi({ description: "Branch on this, not on message" }),
+    message: z.string(),
+    retryAfterSeconds: z.number().int().optional().openapi({ description: "Present on 429 only" }),
+    meta: z.record(z.string(), z.unknown()).optional().openapi({
+      description: "Details, e.g. `{ required, available, shortfall }` on 402",
+    }),
+  }),
+}).openapi("Error");
+
+const errorContent = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorSchema } },
+});
+
+/** The error answers every authenticated, rate-limited operation can give. */
+export const COMMON_ERROR_RESPONSES = {
+  401: errorContent(
+    "`unauthenticated`: key missing, invalid or expired (before any billable work)",
+  ),
+  429: errorContent(
+    "`rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed",
+  ),
+  500: errorContent("`internal_error` with message `Internal error`. Not billed"),
+} as const;
+
+export const VALIDATION_ERROR_RESPONSE = { 400: errorContent("`validation_error`") } as const;
+
+export { errorContent };
+
+export const API_KEY_SECURITY = [{ apiKey: [] }];

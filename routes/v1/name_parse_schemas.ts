@@ -1,0 +1,122 @@
+/** Request and answer schemas of the two name-parse operations (spec §2.3, §2.4, §4.1, §4.2). */
+import { z } from "@hono/zod-openapi";
+import { IDEMPOTENCY_KEY_RULE } from "../../domain/idempotency/idempotency_key.ts";
+import { BalanceSchema } from "../schemas.ts";
+
+const SPELLING_MESSAGE = "spelling must be as-written or folded";
+
+export const SpellingSchema = z.enum(["as-written", "folded"], { error: SPELLING_MESSAGE })
+  .optional()
+  .openapi({
+    description:
+      "`as-written` (default): the words as sent, after cleaning. `folded`: lower case, diacritics removed",
+    example: "as-written",
+  });
+
+export const ParseNameBodySchema = z.object({
+  name: z.string({
+    error: (issue) =>
+      issue.input === undefined || issue.input === null
+        ? "name is required"
+        : "name must be a string",
+  }).openapi({
+    description:
+      "The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped; a double-quoted nickname is kept",
+    example: "Dr. Tanaka Hiroshi",
+  }),
+  spelling: SpellingSchema,
+}).openapi("ParseNameRequest");
+
+export const ParseBatchBodySchema = z.object({
+  names: z.array(z.string({ error: "names must be strings" }), {
+    error: () => "names is required",
+  })
+    .min(1, "names must contain at least one name")
+    .max(100, "names must contain at most 100 names")
+    .openapi({
+      description:
+        "1 to 100 names, each answered in order. A blank or over-long name is that row's validation_error",
+      example: ["Ada Lovelace", "Nagy László", "García Márquez, Gabriel"],
+    }),
+  spelling: SpellingSchema,
+}).openapi("ParseNameBatchRequest");
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+
+export const OptionalIdempotencyHeaders = z.object({
+  "idempotency-key": z.string().regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE).optional().openapi({
+    description:
+      "1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it",
+    example: "3f1c2a9e-parse-1",
+  }),
+});
+
+export const RequiredIdempotencyHeaders = z.object({
+  "idempotency-key": z.string({ error: "Idempotency-Key is required for a batch" })
+    .regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE)
+    .openapi({
+      description:
+        "Required. 1 to 255 printable ASCII characters, scoped to the workspace; stored as sent, so never put personal data in it",
+      example: "batch-2026-11-23-0001",
+    }),
+});
+
+const nameFields = {
+  first: z.string().openapi({ description: "Always equal to `given`", example: "Hiroshi" }),
+  last: z.string().openapi({ description: "Always equal to `surname`", example: "Tanaka" }),
+  given: z.string().openapi({
+    description: "Every given-name word in order (middle names, a quoted nickname's word)",
+    example: "Hiroshi",
+  }),
+  surname: z.string().openapi({
+    description: "Every surname word in full; particles stay with the surname",
+    example: "Tanaka",
+  }),
+  nickname: z.string().nullable().openapi({ description: "A double-quoted nickname, else null" }),
+  source: z.enum(["model", "rule"]).openapi({
+    description:
+      "`model`: the name model decided. `rule`: the model was not confident enough or not available (first word given, the rest surname; a comma-inverted name splits at its comma). Billed the same",
+  }),
+  confidence: z.number().nullable().openapi({
+    description:
+      "The model's probability for its whole reading whenever it ran (also when the rule answered); null only when the model was not available",
+    example: 0.97,
+  }),
+  bothOrders: z.boolean().openapi({
+    description: "True when the order is genuinely ambiguous; the answer is then the model's order",
+  }),
+  charged: z.boolean().openapi({ description: "Whether this answer consumed points" }),
+  pointsCharged: z.number().int().openapi({ description: "Points consumed; 0 on a replay" }),
+  replay: z.boolean().openapi({
+    description: "True when this answers an earlier call with the same Idempotency-Key",
+  }),
+};
+
+export const ParsedNameSchema = z.object({ ...nameFields, balance: BalanceSchema.nullable() })
+  .openapi("ParsedName");
+
+export const BatchRowAnswerSchema = z.object(nameFields).openapi("ParsedNameRow");
+
+export const BatchRowErrorSchema = z.object({
+  error: z.object({
+    code: z.enum([
+      "invalid_input",
+      "validation_error",
+      "insufficient_credits",
+      "incomplete",
+      "idempotency_in_progress",
+      "idempotency_conflict",
+    ]),
+    message: z.string(),
+  }),
+}).openapi("BatchRowError");
+
+export const ParsedBatchSchema = z.object({
+  results: z.array(z.union([z.object({ data: BatchRowAnswerSchema }), BatchRowErrorSchema]))
+    .openapi({ description: "Exactly one element per submitted name, in input order" }),
+  pointsCharged: z.number().int().openapi({ description: "Sum of the rows' pointsCharged" }),
+  replay: z.boolean().openapi({
+    description: "True when every answered row replayed an earlier call with this key",
+  }),
+  balance: BalanceSchema.nullable(),
+}).openapi("ParsedNameBatch");

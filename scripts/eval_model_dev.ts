@@ -1,0 +1,134 @@
+/**
+ * `deno task eval:model`: measures exactly what the service answers on the dev set (never trained
+ * on). Each input goes through the domain's `readNames` (validation, cleaning, the model's reading
+ * of the non-nickname words, threshold → rule fallback, assembly) and is scored per tag like
+ * shared/tools/score-names.mjs: given and surname compared case-insensitively after NFC, collapsing
+ * spaces and removing double-quote characters; a refusal counts as "invalid".
+ * Options: --gold FILE, --show-errors N, --tag T, --model PATH, --runtime node|web, --no-model.
+ */
+import { parseArgs } from "node:util";
+import { loadNameModel } from "../model/mod.ts";
+import type { NameModel } from "../model/types.ts";
+import { readNames } from "../domain/name_parse/read_names.ts";
+import type { NameOutcome } from "../domain/name_parse/name_answer.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    gold: {
+      type: "string",
+      default: new URL("../../shared/data/names-dev.jsonl", import.meta.url).pathname,
+    },
+    "show-errors": { type: "string", default: "0" },
+    tag: { type: "string" },
+    model: { type: "string" },
+    runtime: { type: "string" },
+    "no-model": { type: "boolean", default: false },
+  },
+});
+
+interface Gold {
+  input: string;
+  given: string | null;
+  surname: string | null;
+  nickname: string | null;
+  invalid: boolean;
+  tags: string[];
+  source?: string;
+}
+
+const norm = (s: string | null | undefined) =>
+  (s ?? "").normalize("NFC").replace(/["“”„‟]/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
+
+const lines = (await Deno.readTextFile(values.gold!)).split("\n").filter((l) => l.trim());
+let gold: Gold[] = lines.map((l) => JSON.parse(l));
+if (values.tag) gold = gold.filter((g) => g.tags.includes(values.tag!));
+
+let model: NameModel | null = null;
+if (!values["no-model"]) {
+  const loaded = await loadNameModel({
+    path: values.model,
+    runtime: values.runtime as "node" | "web" | undefined,
+  });
+  if (!loaded.model) {
+    console.error(`model not loaded: ${loaded.reason}`);
+    Deno.exit(1);
+  }
+  model = loaded.model;
+}
+console.log(
+  `readNames (domain cleaning + ${
+    model ? `model ${model.version}, threshold ${model.threshold}` : "rule only"
+  })`,
+);
+
+const t0 = performance.now();
+const outcomes: NameOutcome[] = [];
+for (let i = 0; i < gold.length; i += 100) {
+  outcomes.push(
+    ...await readNames(model, gold.slice(i, i + 100).map((g) => g.input), "as-written"),
+  );
+}
+const ms = performance.now() - t0;
+
+const tags = new Map<string, { n: number; ok: number }>();
+const bump = (k: string, ok: boolean) => {
+  const e = tags.get(k) ?? { n: 0, ok: 0 };
+  e.n++;
+  if (ok) e.ok++;
+  tags.set(k, e);
+};
+let ok = 0, validN = 0, validOk = 0, invalidN = 0, invalidCaught = 0, falseRefusals = 0;
+let ruleUsed = 0;
+const wrong: string[] = [];
+gold.forEach((g, i) => {
+  const o = outcomes[i];
+  const refused = o.kind === "refused";
+  const a = o.kind === "answer" ? o.answer : null;
+  if (a && a.source === "rule") ruleUsed++;
+  let correct: boolean;
+  if (g.invalid) {
+    invalidN++;
+    correct = refused;
+    if (refused) invalidCaught++;
+  } else {
+    validN++;
+    if (refused) falseRefusals++;
+    correct = !!a && norm(a.given) === norm(g.given) && norm(a.surname) === norm(g.surname);
+    if (correct) validOk++;
+  }
+  if (correct) ok++;
+  for (const t of g.tags) bump(t, correct);
+  if (!correct) {
+    const pred = a
+      ? `${a.given} | ${a.surname}) [${a.source} ${a.confidence?.toFixed(3) ?? "-"}${
+        a.bothOrders ? " both" : ""
+      }]`
+      : `INVALID)`;
+    wrong.push(
+      `${JSON.stringify(g.input)} gold=(${
+        g.invalid ? "INVALID" : `${g.given} | ${g.surname}`
+      }) pred=(${pred} {${g.tags.join(",")}}`,
+    );
+  }
+});
+const pct = (x: number, n: number) => (n ? (x / n).toFixed(3) : "  -  ");
+console.log(`rows ${gold.length} in ${ms.toFixed(0)} ms; answered by the rule ${ruleUsed}`);
+console.log(`overall accuracy                ${pct(ok, gold.length)}  (${ok}/${gold.length})`);
+console.log(`valid rows: (given, surname)    ${pct(validOk, validN)}  (${validOk}/${validN})`);
+console.log(
+  `invalid rows refused (recall)   ${pct(invalidCaught, invalidN)}  (${invalidCaught}/${invalidN})`,
+);
+console.log(
+  `valid rows wrongly refused      ${pct(falseRefusals, validN)}  (${falseRefusals}/${validN})`,
+);
+console.log("per tag (n, accuracy):");
+for (const [k, e] of [...tags].sort((a, b) => b[1].n - a[1].n)) {
+  console.log(`  ${k.padEnd(24)} ${String(e.n).padStart(6)}  ${pct(e.ok, e.n)}`);
+}
+const show = Number(values["show-errors"]);
+if (show > 0) {
+  console.log(`\nfirst ${show} wrong rows:`);
+  for (const w of wrong.slice(0, show)) console.log("  " + w);
+}
+console.log(`\naccuracy: ${pct(ok, gold.length)}`);

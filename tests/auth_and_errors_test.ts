@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { createApiKey } from "../domain/auth/create_api_key.ts";
+import { revokeApiKey } from "../domain/auth/revoke_api_key.ts";
+import { bearer, createTestEnv, createTestWorkspace, DB_TEST } from "./harness.ts";
+
+const MISSING = "Missing API key. Pass it as: Authorization: Bearer <key>";
+
+Deno.test(
+  "auth: every 401 message, before any work; 404, 405 and 500 envelopes",
+  DB_TEST,
+  async (t) => {
+    const env = await createTestEnv({
+      app: {
+        extraRoutes: (app) =>
+          app.get("/test/boom", () => {
+            throw new Error("password=hunter2 at /srv/secret/db.ts:42");
+          }),
+      },
+    });
+    try {
+      const ws = await createTestWorkspace(env, 10);
+      const get = (headers: HeadersInit = {}, path = "/api/v1/points", method = "GET") =>
+        env.app.request(path, { method, headers });
+
+      await t.step("a valid key reads its own workspace's points", async () => {
+        const res = await get(bearer(ws.apiKey));
+        assert.equal(res.status, 200);
+        const body = await res.json();
+        assert.deepEqual(
+          {
+            available: body.data.available,
+            reserved: body.data.reserved,
+            granted: body.data.granted,
+          },
+          { available: 10, reserved: 0, granted: 10 },
+        );
+        assert.equal(typeof body.data.prices.nameParse, "number");
+        assert.ok(res.headers.get("x-request-id"));
+      });
+
+      const expect401 = async (res: Response, message: string) => {
+        assert.equal(res.status, 401);
+        assert.deepEqual(await res.json(), { error: { code: "unauthenticated", message } });
+        assert.ok(res.headers.get("x-request-id"));
+      };
+
+      await t.step("missing key", async () => {
+        await expect401(await get(), MISSING);
+        await expect401(await get({ Authorization: "" }), MISSING);
+      });
+      await t.step("a browser session cookie is not a key", async () => {
+        await expect401(await get({ Cookie: "session=abc123; svc_session=xyz" }), MISSING);
+      });
+      await t.step("malformed, unknown and wrong-scheme keys are invalid", async () => {
+        await expect401(await get(bearer("svc_sk_123")), "Invalid API key");
+        await expect401(await get(bearer("svc_sk_" + "0".repeat(48))), "Invalid API key");
+        await expect401(await get(bearer(ws.apiKey.toUpperCase())), "Invalid API key");
+        await expect401(await get({ Authorization: `Basic ${btoa("a:b")}` }), "Invalid API key");
+        await expect401(await get({ Authorization: ws.apiKey }), "Invalid API key");
+      });
+      await t.step("expired key", async () => {
+        const key = await createApiKey(env.db.sql, {
+          workspaceId: ws.workspaceId,
+          expiresAt: new Date(env.clock.now() + 60_000),
+        });
+        assert.equal((await get(bearer(key.apiKey))).status, 200);
+        env.clock.advance(60_001);
+        await expect401(await get(bearer(key.apiKey)), "This API key has expired");
+      });
+      await t.step("revoked key", async () => {
+        const key = await createApiKey(env.db.sql, { workspaceId: ws.workspaceId });
+        assert.equal((await get(bearer(key.apiKey))).status, 200);
+        await revokeApiKey(env.db.sql, { keyId: key.keyId });
+        await expect401(await get(bearer(key.apiKey)), "Invalid API key");
+      });
+      await t.step("each key sees only its workspace", async () => {
+        const other = await createTestWorkspace(env, 77);
+        const body = await (await get(bearer(other.apiKey))).json();
+        assert.equal(body.data.available, 77);
+      });
+
+      await t.step("404 not_found for unknown paths, with or without a key", async () => {
+        for (const headers of [{}, bearer(ws.apiKey)]) {
+          const res = await get(headers, "/api/v1/nothing-here");
+          assert.equal(res.status, 404);
+          assert.equal((await res.json()).error.code, "not_found");
+          assert.ok(res.headers.get("x-request-id"));
+        }
+      });
+      await t.step("405 method_not_allowed with Allow", async () => {
+        for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+          const res = await get(bearer(ws.apiKey), "/api/v1/points", method);
+          assert.equal(res.status, 405);
+          assert.deepEqual(await res.json(), {
+            error: { code: "method_not_allowed", message: "Method not allowed" },
+          });
+          assert.equal(res.headers.get("allow"), "GET, HEAD");
+        }
+        const res = await get({}, "/api/v1/openapi.json", "DELETE");
+        assert.equal(res.status, 405);
+        assert.match(res.headers.get("allow") ?? "", /GET/);
+      });
+      await t.step("500 internal_error hides internals", async () => {
+        const res = await get({}, "/test/boom");
+        assert.equal(res.status, 500);
+        const text = await res.text();
+        assert.deepEqual(JSON.parse(text), {
+          error: { code: "internal_error", message: "Internal error" },
+        });
+        assert.ok(!text.includes("hunter2"));
+        assert.ok(
+          !env.logLines.join("\n").includes("hunter2"),
+          "the log keeps the error kind, not its text",
+        );
+      });
+      await t.step("request logs carry no key", () => {
+        const log = env.logLines.join("\n");
+        assert.ok(log.includes('"msg":"request"'));
+        assert.ok(!log.includes(ws.apiKey));
+        assert.ok(!log.includes(ws.apiKey.slice(7, 30)));
+      });
+    } finally {
+      await env.close();
+    }
+  },
+);
+
+Deno.test(
+  "500 from a failing store: generic message, nothing billed, no driver text",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv({ config: { authCacheSeconds: 60 } });
+    try {
+      const ws = await createTestWorkspace(env, 10);
+      assert.equal(
+        (await env.app.request("/api/v1/points", { headers: bearer(ws.apiKey) })).status,
+        200,
+      );
+      await env.db.sql`ALTER TABLE balances RENAME TO balances_gone`;
+      const res = await env.app.request("/api/v1/points", { headers: bearer(ws.apiKey) });
+      assert.equal(res.status, 500);
+      const text = await res.text();
+      assert.deepEqual(JSON.parse(text), {
+        error: { code: "internal_error", message: "Internal error" },
+      });
+      assert.ok(!/balances|relation|postgres/i.test(text));
+      await env.db.sql`ALTER TABLE balances_gone RENAME TO balances`;
+    } finally {
+      await env.close();
+    }
+  },
+);

@@ -1,0 +1,133 @@
+/**
+ * Crash test: the service process is killed (SIGKILL) while batches are being answered and
+ * billed, restarted on the same DATA_DIR (or database), and every batch is retried with its
+ * Idempotency-Key. Each answerable row must end up charged exactly once, every row answered,
+ * and the balance must equal what was granted minus what the ledger charged.
+ */
+import assert from "node:assert/strict";
+import { DB_TEST, openTestDatabase } from "./harness.ts";
+
+const KEY = "svc_sk_" + "c3".repeat(24);
+const BATCHES = 12;
+const NAMES = Array.from({ length: 60 }, (_, i) => `Given${i} Family${i}`);
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+async function waitHealthy(base: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const res = await fetch(`${base}/healthz`);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("service did not become healthy");
+}
+
+function startProcess(env: Record<string, string>) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--unstable-kv", new URL("../main.ts", import.meta.url).pathname],
+    env: { ...env, LOG_REQUESTS: "false" },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
+const batch = (base: string, i: number) =>
+  fetch(`${base}/api/v1/name/parse/batch`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${KEY}`,
+      "Content-Type": "application/json",
+      "Idempotency-Key": `crash-batch-${i}`,
+    },
+    body: JSON.stringify({ names: NAMES }),
+  });
+
+Deno.test(
+  "crash: SIGKILL mid-batch, restart, retry — every row charged exactly once",
+  DB_TEST,
+  async () => {
+    const dataDir = await Deno.makeTempDir();
+    const pg = Deno.env.get("TEST_DATABASE_URL") ? await openTestDatabase() : null;
+    const port = freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SVC_BOOTSTRAP_KEY: KEY,
+      SVC_BOOTSTRAP_POINTS: "100000",
+      RATE_LIMIT_NAME_PARSE_BATCH: "100000/60",
+    };
+    if (pg?.url) env.DATABASE_URL = pg.url;
+    let child = startProcess(env);
+    try {
+      await waitHealthy(base);
+      // Many batches in flight, then the process dies without warning.
+      const inFlight = Array.from(
+        { length: BATCHES },
+        (_, i) => batch(base, i).then((r) => r.text()).catch(() => "lost"),
+      );
+      await new Promise((r) => setTimeout(r, 150));
+      child.kill("SIGKILL");
+      await child.status;
+      await Promise.all(inFlight);
+
+      child = startProcess(env);
+      await waitHealthy(base);
+      const before = await (await fetch(`${base}/api/v1/points`, {
+        headers: { Authorization: `Bearer ${KEY}` },
+      })).json();
+      const chargedBeforeCrash = before.data.granted - before.data.available;
+      console.log(
+        `charged before the crash: ${chargedBeforeCrash} of ${BATCHES * NAMES.length} rows`,
+      );
+      assert.ok(chargedBeforeCrash < BATCHES * NAMES.length, "the crash interrupted the work");
+      let charged = 0;
+      for (let i = 0; i < BATCHES; i++) {
+        let res = await batch(base, i);
+        // A batch whose first attempt still holds its lease answers 409 until the lease ends.
+        for (let wait = 0; res.status === 409 && wait < 80; wait++) {
+          await res.body?.cancel();
+          await new Promise((r) => setTimeout(r, 1000));
+          res = await batch(base, i);
+        }
+        assert.equal(res.status, 200, `batch ${i}`);
+        const { data } = await res.json();
+        assert.equal(data.results.length, NAMES.length);
+        assert.ok(data.results.every((row: { data?: unknown }) => row.data), "every row answered");
+        charged += data.pointsCharged;
+      }
+      // Everything replays now, free.
+      for (let i = 0; i < BATCHES; i++) {
+        const { data } = await (await batch(base, i)).json();
+        assert.equal(data.replay, true);
+        assert.equal(data.pointsCharged, 0);
+      }
+      const points = await (await fetch(`${base}/api/v1/points`, {
+        headers: { Authorization: `Bearer ${KEY}` },
+      })).json();
+      // Exactly one charge per row across the crash: the balance says so.
+      assert.equal(points.data.granted - points.data.available, BATCHES * NAMES.length);
+      assert.equal(
+        charged,
+        BATCHES * NAMES.length - chargedBeforeCrash,
+        "the retries charged the rest",
+      );
+    } finally {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+      await child.status;
+      await pg?.drop();
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  },
+);

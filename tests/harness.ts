@@ -1,0 +1,161 @@
+/**
+ * Test harness: a fresh database per call (a new database on the Postgres named by
+ * TEST_DATABASE_URL, or an in-memory PGlite when it is unset), a KV, a fake clock and a captured log,
+ * wired through the same buildContext/createApp as main.ts.
+ */
+import postgres from "postgres";
+import { type Config, DEFAULT_PRICES, DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
+import { buildContext } from "../domain/build_context.ts";
+import type { DomainContext } from "../domain/context.ts";
+import { type Database, openDatabase } from "../domain/stores/database.ts";
+import { migrate } from "../domain/stores/migrate.ts";
+import { openKv } from "../domain/stores/kv.ts";
+import { FakeClock } from "../domain/shared/clock.ts";
+import { memoryLogger } from "../domain/shared/logger.ts";
+import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
+import { type AppOptions, createApp } from "../routes/app.ts";
+import type { NameModel } from "../model/types.ts";
+
+export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
+
+/** A throwaway database; `drop()` removes it (Postgres) or closes it (PGlite). */
+export async function openTestDatabase(): Promise<
+  Database & { url: string | null; drop(): Promise<void> }
+> {
+  const baseUrl = Deno.env.get("TEST_DATABASE_URL");
+  if (!baseUrl) {
+    const db = await openDatabase({ url: null, pgliteDir: "memory://" });
+    return Object.assign(db, { url: null, drop: () => db.close() });
+  }
+  const name = `svc_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString() });
+  return Object.assign(db, {
+    url: url.toString(),
+    drop: async () => {
+      await db.close();
+      const cleanup = postgres(baseUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  });
+}
+
+export interface TestEnvOptions {
+  config?: Partial<Pick<Config, "prices" | "rateLimits" | "authCacheSeconds">>;
+  /** Share a database (e.g. two app instances); otherwise a fresh one is made. */
+  db?: Database;
+  kvPath?: string;
+  clock?: FakeClock;
+  nameModel?: NameModel | null;
+  app?: AppOptions;
+}
+
+export interface TestEnv {
+  ctx: DomainContext;
+  app: ReturnType<typeof createApp>;
+  db: Database;
+  kv: Deno.Kv;
+  clock: FakeClock;
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestEnv> {
+  const ownDb = options.db ? null : await openTestDatabase();
+  const db = options.db ?? ownDb!;
+  await migrate(db.sql);
+  const kv = await openKv(options.kvPath ?? ":memory:");
+  const clock = options.clock ?? new FakeClock(Date.now());
+  const logger = memoryLogger();
+  const ctx = await buildContext({
+    config: {
+      prices: options.config?.prices ?? DEFAULT_PRICES,
+      rateLimits: options.config?.rateLimits ?? DEFAULT_RATE_LIMITS,
+      authCacheSeconds: options.config?.authCacheSeconds ?? 0,
+    },
+    db,
+    kv,
+    clock,
+    logger,
+    secret: TEST_SECRET,
+    nameModel: options.nameModel ?? null,
+  });
+  const app = createApp(ctx, options.app);
+  return {
+    ctx,
+    app,
+    db,
+    kv,
+    clock,
+    logLines: logger.lines,
+    close: async () => {
+      kv.close();
+      await ownDb?.drop();
+    },
+  };
+}
+
+export async function createTestWorkspace(
+  env: { db: Database },
+  points = 1000,
+  name = `ws-${crypto.randomUUID().slice(0, 8)}`,
+) {
+  return await createWorkspace(env.db.sql, { name, points });
+}
+
+export function bearer(apiKey: string, extra: Record<string, string> = {}): HeadersInit {
+  return { Authorization: `Bearer ${apiKey}`, ...extra };
+}
+
+/** Deno.test options for tests holding databases, sockets and KV across awaits. */
+export const DB_TEST = { sanitizeOps: false, sanitizeResources: false } as const;
+
+/** How many charge postings a workspace has in the ledger. */
+export async function countCharges(env: { db: Database }, workspaceId: string): Promise<number> {
+  const [row] = await env.db.sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM ledger_entries
+     WHERE workspace_id = ${workspaceId} AND kind = 'charge'`;
+  return row.n;
+}
+
+/**
+ * The real service (main.ts) on a temp DATA_DIR, on port 0, with its own database when
+ * TEST_DATABASE_URL is set. `stop()` also removes what it made.
+ */
+export async function startTestService(
+  logger: import("../domain/shared/logger.ts").Logger,
+  extraEnv: Record<string, string> = {},
+) {
+  const { startService } = await import("../main.ts");
+  const dataDir = await Deno.makeTempDir();
+  const pg = Deno.env.get("TEST_DATABASE_URL") ? await openTestDatabase() : null;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    ...extraEnv,
+  };
+  if (pg?.url) env.DATABASE_URL = pg.url;
+  const service = await startService(env, logger, { workers: false });
+  return {
+    service,
+    env,
+    dataDir,
+    usesPostgres: pg !== null,
+    base: `http://127.0.0.1:${service.server.addr.port}`,
+    /** Stops the service; `keepDataDir` leaves DATA_DIR for inspection (call `cleanup` after). */
+    stop: async (options: { keepDataDir?: boolean } = {}) => {
+      await service.stop();
+      if (!options.keepDataDir) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    },
+    cleanup: async () => {
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+      await pg?.drop();
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { ServiceError } from "../domain/errors.ts";
+import {
+  createIdempotencyRecords,
+  REPLAY_WINDOW_MS,
+} from "../domain/idempotency/claim_idempotency_key.ts";
+import { createFingerprinter } from "../domain/idempotency/fingerprint.ts";
+import { readIdempotencyKey } from "../domain/idempotency/idempotency_key.ts";
+import { createCharger } from "../domain/billing/charge_units.ts";
+import { migrate } from "../domain/stores/migrate.ts";
+import { FakeClock } from "../domain/shared/clock.ts";
+import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
+import { DB_TEST, openTestDatabase } from "./harness.ts";
+
+const rejectsWith = (code: string) => (error: unknown) =>
+  error instanceof ServiceError && error.code === code;
+
+Deno.test("idempotency key header: 1 to 255 printable ASCII", () => {
+  assert.equal(readIdempotencyKey(undefined), undefined);
+  assert.equal(readIdempotencyKey("a"), "a");
+  assert.equal(readIdempotencyKey("x".repeat(255)), "x".repeat(255));
+  for (const bad of ["", "x".repeat(256), "tab\there", "naïve", "line\n"]) {
+    assert.throws(() => readIdempotencyKey(bad), rejectsWith("validation_error"));
+  }
+});
+
+Deno.test("fingerprint: canonical, keyed, one-way", async () => {
+  const fp = await createFingerprinter("secret-a");
+  const a = await fp("name.parse", { name: "Ada Lovelace", spelling: "as-written" });
+  assert.equal(a, await fp("name.parse", { spelling: "as-written", name: "Ada Lovelace" }));
+  assert.notEqual(a, await fp("name.parse", { name: "Ada Lovelace", spelling: "folded" }));
+  assert.notEqual(
+    a,
+    await fp("name.parse.batch", { name: "Ada Lovelace", spelling: "as-written" }),
+  );
+  assert.notEqual(
+    a,
+    await (await createFingerprinter("secret-b"))("name.parse", {
+      name: "Ada Lovelace",
+      spelling: "as-written",
+    }),
+  );
+  assert.match(a, /^[0-9a-f]{64}$/);
+  assert.ok(!a.includes("Ada"));
+});
+
+Deno.test(
+  "idempotency: replay, conflict, in progress, lease takeover, expired key (fake clock)",
+  DB_TEST,
+  async (t) => {
+    const db = await openTestDatabase();
+    try {
+      await migrate(db.sql);
+      const clock = new FakeClock();
+      const records = createIdempotencyRecords({ sql: db.sql, clock, leaseMs: 10_000 });
+      const ws = await createWorkspace(db.sql, { name: "idem", points: 10 });
+      const charge = createCharger(db.sql);
+      const base = {
+        workspaceId: ws.workspaceId,
+        key: "order-1",
+        scope: "test",
+        fingerprint: "f1",
+      };
+
+      const first = await records.claim(base);
+      assert.equal(first.kind, "claimed");
+      if (first.kind !== "claimed") return;
+
+      await t.step("in progress while the first holds its lease", async () => {
+        await assert.rejects(() => records.claim(base), rejectsWith("idempotency_in_progress"));
+      });
+      await t.step(
+        "a different request under the key is a conflict, even while running",
+        async () => {
+          await assert.rejects(
+            () => records.claim({ ...base, fingerprint: "f2" }),
+            rejectsWith("idempotency_conflict"),
+          );
+        },
+      );
+      await t.step(
+        "the charge that completes the work marks the record done in one transaction",
+        async () => {
+          const [result] = await charge([{
+            workspaceId: ws.workspaceId,
+            amount: 2,
+            chargeKey: "k:order-1:0",
+            operation: "test",
+            idempotency: {
+              key: "order-1",
+              leaseToken: first.leaseToken,
+              complete: { response: { ok: 1 } },
+            },
+          }]);
+          assert.equal(result.outcome, "charged");
+          assert.deepEqual(await records.claim(base), { kind: "done", response: { ok: 1 } });
+        },
+      );
+      await t.step("replays keep answering inside 30 days; conflicts stay conflicts", async () => {
+        clock.advance(REPLAY_WINDOW_MS - 1000);
+        assert.equal((await records.claim(base)).kind, "done");
+        await assert.rejects(
+          () => records.claim({ ...base, fingerprint: "f2" }),
+          rejectsWith("idempotency_conflict"),
+        );
+      });
+      await t.step(
+        "after 30 days the key cannot be reused, even for the same request",
+        async () => {
+          clock.advance(2000);
+          await assert.rejects(() => records.claim(base), rejectsWith("idempotency_conflict"));
+          await assert.rejects(
+            () => records.claim({ ...base, fingerprint: "new" }),
+            rejectsWith("idempotency_conflict"),
+          );
+          clock.advance(365 * 24 * 3600 * 1000);
+          await assert.rejects(() => records.claim(base), rejectsWith("idempotency_conflict"));
+        },
+      );
+      await t.step("a crashed holder's lease expires and a retry resumes", async () => {
+        const crashed = await records.claim({ ...base, key: "order-2" });
+        assert.equal(crashed.kind, "claimed");
+        clock.advance(10_001);
+        const resumed = await records.claim({ ...base, key: "order-2" });
+        assert.equal(resumed.kind, "claimed");
+        assert.equal(resumed.kind === "claimed" && resumed.resumed, true);
+        // The old holder lost its lease: its late charge moves nothing.
+        const [late] = await charge([{
+          workspaceId: ws.workspaceId,
+          amount: 1,
+          chargeKey: "k:order-2:0",
+          operation: "test",
+          idempotency: {
+            key: "order-2",
+            leaseToken: crashed.kind === "claimed" ? crashed.leaseToken : "",
+          },
+        }]);
+        assert.equal(late.outcome, "lease_lost");
+      });
+      await t.step("released without a charge, the key is free again", async () => {
+        const claim = await records.claim({ ...base, key: "order-3" });
+        assert.equal(claim.kind, "claimed");
+        if (claim.kind !== "claimed") return;
+        await records.release({
+          workspaceId: ws.workspaceId,
+          key: "order-3",
+          leaseToken: claim.leaseToken,
+          forget: true,
+        });
+        assert.equal(
+          (await records.claim({ ...base, key: "order-3", fingerprint: "other" })).kind,
+          "claimed",
+        );
+      });
+      await t.step("keys are scoped to the workspace", async () => {
+        const other = await createWorkspace(db.sql, { name: "idem-2" });
+        assert.equal(
+          (await records.claim({ ...base, workspaceId: other.workspaceId, fingerprint: "zz" }))
+            .kind,
+          "claimed",
+        );
+      });
+    } finally {
+      await db.drop();
+    }
+  },
+);

@@ -1,0 +1,63 @@
+/**
+ * The architecture's arrows, checked: main.ts → routes → domain → domain/stores; workers → domain;
+ * domain → model for types. `model/` imports nothing of ours; `domain/` never imports Hono or
+ * routes; `routes/` never touch stores.
+ */
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../", import.meta.url);
+const IMPORT = /(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+async function sourceFiles(dir: URL, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (["node_modules", "data", ".git"].includes(entry.name)) continue;
+    const path = prefix + entry.name;
+    if (entry.isDirectory) {
+      out.push(...await sourceFiles(new URL(entry.name + "/", dir), path + "/"));
+    } else if (entry.name.endsWith(".ts")) out.push(path);
+  }
+  return out;
+}
+
+function importsOf(path: string, text: string): { spec: string; target: string | null }[] {
+  const result: { spec: string; target: string | null }[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2];
+    const target = spec.startsWith(".")
+      ? new URL(spec, new URL(path, ROOT)).pathname.slice(ROOT.pathname.length)
+      : null;
+    result.push({ spec, target });
+  }
+  return result;
+}
+
+Deno.test("import direction: no forbidden edge", async () => {
+  const files = await sourceFiles(ROOT);
+  const violations: string[] = [];
+  for (const file of files) {
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    for (const { spec, target } of importsOf(file, text)) {
+      const isTest = file.endsWith("_test.ts");
+      if (file.startsWith("model/") && target !== null && !target.startsWith("model/")) {
+        violations.push(`${file} → ${spec}: model/ imports nothing of ours`);
+      }
+      if (file.startsWith("domain/") && !isTest) {
+        if (spec === "hono" || spec.startsWith("hono/") || spec.startsWith("@hono/")) {
+          violations.push(`${file} → ${spec}: domain/ never imports Hono`);
+        }
+        if (
+          target &&
+          (target.startsWith("routes/") || target === "main.ts" || target.startsWith("workers/"))
+        ) {
+          violations.push(`${file} → ${spec}: domain/ never imports routes, workers or main`);
+        }
+      }
+      if (file.startsWith("routes/") && target?.startsWith("domain/stores/")) {
+        violations.push(`${file} → ${spec}: routes never touch stores`);
+      }
+    }
+  }
+  assert.ok(files.length > 50);
+  assert.deepEqual(violations, []);
+});

@@ -1,0 +1,169 @@
+import assert from "node:assert/strict";
+import { createCharger } from "../domain/billing/charge_units.ts";
+import { readBalance } from "../domain/billing/balance.ts";
+import { grantPoints } from "../domain/billing/grant_points.ts";
+import { reservePoints } from "../domain/billing/reserve_points.ts";
+import { settleReservationAlone } from "../domain/billing/settle_reservation.ts";
+import { releaseReservation } from "../domain/billing/release_reservation.ts";
+import { openDatabase } from "../domain/stores/database.ts";
+import { migrate } from "../domain/stores/migrate.ts";
+import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
+import { DB_TEST, openTestDatabase } from "./harness.ts";
+
+async function invariants(sql: import("../domain/stores/database.ts").Sql, workspaceId: string) {
+  const [row] = await sql<{ charged: string; granted: string; n: string }[]>`
+    SELECT COALESCE(SUM(amount) FILTER (WHERE kind IN ('charge', 'settle')), 0) AS charged,
+           COALESCE(SUM(amount) FILTER (WHERE kind = 'grant'), 0) AS granted,
+           COUNT(*) FILTER (WHERE kind = 'charge') AS n
+      FROM ledger_entries WHERE workspace_id = ${workspaceId}`;
+  const negative = await sql`SELECT 1 FROM ledger_entries
+                              WHERE workspace_id = ${workspaceId} AND available_after < 0`;
+  assert.equal(negative.length, 0, "no posting ever leaves available negative");
+  return { charged: Number(row.charged), granted: Number(row.granted), charges: Number(row.n) };
+}
+
+Deno.test(
+  "ledger: 50 concurrent charges from two processes against 20 points",
+  DB_TEST,
+  async () => {
+    const db = await openTestDatabase();
+    // A second, independent client of the same database stands in for a second process.
+    const other = db.url ? await openDatabase({ url: db.url }) : db; // PGlite: one process owns it; concurrency comes from the pooled socket connections
+    try {
+      await migrate(db.sql);
+      const ws = await createWorkspace(db.sql, { name: "small", points: 20 });
+      const chargers = [createCharger(db.sql), createCharger(other.sql)];
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          chargers[i % 2]([{
+            workspaceId: ws.workspaceId,
+            amount: 1,
+            chargeKey: `unit-${i}`,
+            operation: "nameParse",
+          }]).then((r) => r[0])),
+      );
+      const charged = results.filter((r) => r.outcome === "charged").length;
+      assert.equal(charged, 20);
+      assert.equal(results.filter((r) => r.outcome === "insufficient").length, 30);
+      assert.ok(results.every((r) => r.balance.available >= 0));
+      assert.deepEqual(await readBalance(db.sql, ws.workspaceId), {
+        available: 0,
+        reserved: 0,
+        granted: 20,
+      });
+      assert.deepEqual(await invariants(db.sql, ws.workspaceId), {
+        charged: 20,
+        granted: 20,
+        charges: 20,
+      });
+    } finally {
+      if (other !== db) await other.close();
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
+  "ledger: one billable unit is charged once, however often it is retried",
+  DB_TEST,
+  async () => {
+    const db = await openTestDatabase();
+    try {
+      await migrate(db.sql);
+      const ws = await createWorkspace(db.sql, { name: "dupes", points: 100 });
+      const charge = createCharger(db.sql);
+      const same = {
+        workspaceId: ws.workspaceId,
+        amount: 3,
+        chargeKey: "k:abc:0",
+        operation: "nameParse",
+      };
+      const results = (await Promise.all(Array.from({ length: 25 }, () => charge([same])))).flat();
+      assert.equal(results.filter((r) => r.outcome === "charged").length, 1);
+      assert.equal(results.filter((r) => r.outcome === "duplicate").length, 24);
+      assert.equal((await readBalance(db.sql, ws.workspaceId)).available, 97);
+      // The database itself refuses a second posting for the unit and a negative balance.
+      await assert.rejects(() =>
+        db.sql`INSERT INTO ledger_entries (workspace_id, kind, amount, charge_key, available_after, reserved_after)
+             VALUES (${ws.workspaceId}, 'charge', 1, 'k:abc:0', 0, 0)`
+      );
+      await assert.rejects(() =>
+        db.sql`UPDATE balances SET available = available - 1000 WHERE workspace_id = ${ws.workspaceId}`
+      );
+      // The same key in another workspace is another unit.
+      const ws2 = await createWorkspace(db.sql, { name: "dupes-2", points: 5 });
+      const [r] = await charge([{ ...same, workspaceId: ws2.workspaceId }]);
+      assert.equal(r.outcome, "charged");
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async () => {
+  const db = await openTestDatabase();
+  try {
+    await migrate(db.sql);
+    const ws = await createWorkspace(db.sql, { name: "runs", points: 50 });
+    assert.equal(
+      await reservePoints(db.sql, { workspaceId: ws.workspaceId, amount: 60, operation: "lead" }),
+      null,
+    );
+    const held = await reservePoints(db.sql, {
+      workspaceId: ws.workspaceId,
+      amount: 40,
+      operation: "lead",
+    });
+    assert.ok(held);
+    assert.deepEqual(held.balance, { available: 10, reserved: 40, granted: 50 });
+    const page = {
+      workspaceId: ws.workspaceId,
+      reservationId: held.reservationId,
+      amount: 15,
+      operation: "lead",
+    };
+    assert.equal(
+      (await settleReservationAlone(db.sql, { ...page, chargeKey: "run1:p1" })).outcome,
+      "settled",
+    );
+    assert.equal(
+      (await settleReservationAlone(db.sql, { ...page, chargeKey: "run1:p1" })).outcome,
+      "duplicate",
+    );
+    assert.equal(
+      (await settleReservationAlone(db.sql, { ...page, amount: 30, chargeKey: "run1:p2" })).outcome,
+      "exceeds_reservation",
+    );
+    const releases = await Promise.all(
+      [1, 2, 3].map(() =>
+        db.sql.begin((tx) =>
+          releaseReservation(tx, {
+            workspaceId: ws.workspaceId,
+            reservationId: held.reservationId,
+            operation: "lead",
+          })
+        )
+      ),
+    );
+    const done = releases.filter((r) => r !== null);
+    assert.equal(done.length, 1, "released once");
+    assert.equal(done[0]!.released, 25);
+    assert.deepEqual(await readBalance(db.sql, ws.workspaceId), {
+      available: 35,
+      reserved: 0,
+      granted: 50,
+    });
+    assert.equal(
+      (await settleReservationAlone(db.sql, { ...page, chargeKey: "run1:p3" })).outcome,
+      "closed",
+    );
+    await grantPoints(db.sql, { workspaceId: ws.workspaceId, points: 5 });
+    assert.deepEqual(await readBalance(db.sql, ws.workspaceId), {
+      available: 40,
+      reserved: 0,
+      granted: 55,
+    });
+  } finally {
+    await db.drop();
+  }
+});
