@@ -8,8 +8,11 @@ import assert from "node:assert/strict";
 import { DB_TEST, openTestDatabase } from "./harness.ts";
 
 const KEY = "svc_sk_" + "c3".repeat(24);
-const BATCHES = 12;
-const NAMES = Array.from({ length: 60 }, (_, i) => `Given${i} Family${i}`);
+// Enough work that no machine finishes it between two looks at the ledger: 100 batches of the
+// largest size, all in flight at once.
+const BATCHES = 100;
+const NAMES = Array.from({ length: 100 }, (_, i) => `Given${i} Family${i}`);
+const TOTAL_ROWS = BATCHES * NAMES.length;
 
 function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -39,6 +42,20 @@ function startProcess(env: Record<string, string>) {
   }).spawn();
 }
 
+async function chargedRows(base: string): Promise<number> {
+  const res = await fetch(`${base}/api/v1/points`, { headers: { Authorization: `Bearer ${KEY}` } });
+  const { data } = await res.json();
+  return data.granted - data.available;
+}
+
+async function untilSomeRowsCharged(base: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (await chargedRows(base) > 0) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error("no row was charged within 10 s");
+}
+
 const batch = (base: string, i: number) =>
   fetch(`${base}/api/v1/name/parse/batch`, {
     method: "POST",
@@ -65,6 +82,7 @@ Deno.test(
       SVC_BOOTSTRAP_KEY: KEY,
       SVC_BOOTSTRAP_POINTS: "100000",
       RATE_LIMIT_NAME_PARSE_BATCH: "100000/60",
+      RATE_LIMIT_ACCOUNT: "100000/60",
     };
     if (pg?.url) env.DATABASE_URL = pg.url;
     let child = startProcess(env);
@@ -75,21 +93,18 @@ Deno.test(
         { length: BATCHES },
         (_, i) => batch(base, i).then((r) => r.text()).catch(() => "lost"),
       );
-      await new Promise((r) => setTimeout(r, 150));
+      // The kill is driven by the ledger, not a timer: as soon as some rows are charged.
+      await untilSomeRowsCharged(base);
       child.kill("SIGKILL");
       await child.status;
       await Promise.all(inFlight);
 
       child = startProcess(env);
       await waitHealthy(base);
-      const before = await (await fetch(`${base}/api/v1/points`, {
-        headers: { Authorization: `Bearer ${KEY}` },
-      })).json();
-      const chargedBeforeCrash = before.data.granted - before.data.available;
-      console.log(
-        `charged before the crash: ${chargedBeforeCrash} of ${BATCHES * NAMES.length} rows`,
-      );
-      assert.ok(chargedBeforeCrash < BATCHES * NAMES.length, "the crash interrupted the work");
+      const chargedBeforeCrash = await chargedRows(base);
+      console.log(`charged before the crash: ${chargedBeforeCrash} of ${TOTAL_ROWS} rows`);
+      assert.ok(chargedBeforeCrash > 0, "the crash came after some work was billed");
+      assert.ok(chargedBeforeCrash < TOTAL_ROWS, "the crash interrupted the work");
       let charged = 0;
       for (let i = 0; i < BATCHES; i++) {
         let res = await batch(base, i);
@@ -115,10 +130,10 @@ Deno.test(
         headers: { Authorization: `Bearer ${KEY}` },
       })).json();
       // Exactly one charge per row across the crash: the balance says so.
-      assert.equal(points.data.granted - points.data.available, BATCHES * NAMES.length);
+      assert.equal(points.data.granted - points.data.available, TOTAL_ROWS);
       assert.equal(
         charged,
-        BATCHES * NAMES.length - chargedBeforeCrash,
+        TOTAL_ROWS - chargedBeforeCrash,
         "the retries charged the rest",
       );
     } finally {
