@@ -115,10 +115,10 @@ export function bearer(apiKey: string, extra: Record<string, string> = {}): Head
 /** Deno.test options for tests holding databases, sockets and KV across awaits. */
 export const DB_TEST = { sanitizeOps: false, sanitizeResources: false } as const;
 
-/** How many charge postings a workspace has in the ledger. */
+/** How many billable units the ledger's charge postings of a workspace pay for. */
 export async function countCharges(env: { db: Database }, workspaceId: string): Promise<number> {
   const [row] = await env.db.sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM ledger_entries
+    SELECT coalesce(sum(units), 0)::int AS n FROM ledger_entries
      WHERE workspace_id = ${workspaceId} AND kind = 'charge'`;
   return row.n;
 }

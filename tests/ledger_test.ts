@@ -100,6 +100,44 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "ledger: one posting may pay for a fixed group of units, charged once as a whole",
+  DB_TEST,
+  async () => {
+    const db = await openTestDatabase();
+    try {
+      await migrate(db.sql);
+      const ws = await createWorkspace(db.sql, { name: "groups", points: 50 });
+      const charge = createCharger(db.sql);
+      const chunk = {
+        workspaceId: ws.workspaceId,
+        amount: 20,
+        units: 20,
+        chargeKey: "batch:k:rows:0-19",
+        operation: "nameParse",
+      };
+      const results = (await Promise.all(Array.from({ length: 10 }, () => charge([chunk])))).flat();
+      assert.equal(results.filter((r) => r.outcome === "charged").length, 1);
+      assert.equal(results.filter((r) => r.outcome === "duplicate").length, 9);
+      const [row] = await db.sql<{ units: number; amount: string }[]>`
+        SELECT units, amount FROM ledger_entries
+         WHERE workspace_id = ${ws.workspaceId} AND kind = 'charge'`;
+      assert.deepEqual({ units: row.units, amount: Number(row.amount) }, { units: 20, amount: 20 });
+      // A group the balance cannot pay is refused whole: nothing moves.
+      const [big] = await charge([{ ...chunk, amount: 40, units: 40, chargeKey: "batch:k:big" }]);
+      assert.equal(big.outcome, "insufficient");
+      assert.equal((await readBalance(db.sql, ws.workspaceId)).available, 30);
+      await assert.rejects(() => charge([{ ...chunk, units: 0, chargeKey: "batch:k:zero" }]));
+      await assert.rejects(() =>
+        db.sql`INSERT INTO ledger_entries (workspace_id, kind, amount, units, available_after, reserved_after)
+             VALUES (${ws.workspaceId}, 'grant', 5, 2, 35, 0)`
+      );
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
 Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async () => {
   const db = await openTestDatabase();
   try {

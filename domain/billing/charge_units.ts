@@ -1,7 +1,8 @@
 /**
  * Charging billable units. Every unit has a charge key that is unique per workspace, so a unit
  * is charged at most once whatever retries or crashes happen; the database refuses a charge
- * that would make `available` negative.
+ * that would make `available` negative. A fixed group of units (the rows of one chunk of a
+ * batch) may share one posting and one key, with `units` saying how many it pays for.
  *
  * Charges from concurrent requests are coalesced: while one flush is in flight, new charges
  * queue and go together in the next single call of `ledger_charge_many` (one transaction, one
@@ -14,8 +15,13 @@ import { type Balance, toBalance, ZERO_BALANCE } from "./balance.ts";
 export interface ChargeRequest {
   workspaceId: string;
   amount: number;
-  /** The billable unit: unique per workspace. */
+  /** The billable unit (or group of units): unique per workspace. */
   chargeKey: string;
+  /**
+   * How many billable units this one posting pays for (default 1): the answered rows of one
+   * chunk of a batch are charged together under the chunk's key.
+   */
+  units?: number;
   /** Price-table operation name, kept on the posting. */
   operation: string;
   /** When the unit belongs to an idempotency record held under a lease. */
@@ -64,6 +70,11 @@ export function createCharger(
       if (!Number.isSafeInteger(request.amount) || request.amount < 0) {
         return Promise.reject(new Error("charge amount must be a non-negative integer"));
       }
+      if (
+        request.units !== undefined && (!Number.isSafeInteger(request.units) || request.units < 1)
+      ) {
+        return Promise.reject(new Error("charge units must be a positive integer"));
+      }
     }
     return run(requests);
   };
@@ -76,6 +87,7 @@ function toItem(request: ChargeRequest): Record<string, unknown> {
     k: request.chargeKey,
     o: request.operation,
   };
+  if (request.units !== undefined && request.units !== 1) item.u = request.units;
   if (request.idempotency) {
     item.i = request.idempotency.key;
     item.t = request.idempotency.leaseToken;

@@ -1,10 +1,12 @@
 /**
  * `POST /api/v1/name/parse/batch` (spec §4.2): up to 100 names under a required Idempotency-Key.
  *
- * Each answered row is a billable unit whose charge key is (key, position), so the ledger alone
- * says which rows were answered: a retry of the same batch replays those rows free and answers
- * (and charges) the rest, also after a 500 or a crash mid-batch. Rows are read and charged in
- * chunks, so a fault part-way keeps the rows charged so far. Nothing about the names is stored.
+ * Each answered row is a billable unit. Rows are read and charged in fixed chunks of positions;
+ * the answered rows of a chunk are paid by one posting whose charge key is (key, chunk), so the
+ * ledger alone says which rows were answered: a retry of the same batch (same names, enforced by
+ * the fingerprint) replays those chunks free and answers (and charges) the rest, also after a
+ * 500 or a crash mid-batch. A fault part-way keeps the chunks charged so far. Nothing about the
+ * names is stored.
  */
 import type { DomainContext } from "../context.ts";
 import { type Balance, readBalance, readBalanceOrNull } from "../billing/balance.ts";
@@ -62,8 +64,9 @@ const ROW_IN_PROGRESS: RowError = {
   message: "Another request with this Idempotency-Key took over; retry shortly",
 };
 
-export function rowChargeKey(key: string, position: number): string {
-  return `${BATCH_SCOPE}:${key}:${position}`;
+/** The charge key of the chunk of rows that starts at `start` (a multiple of BATCH_CHUNK). */
+export function chunkChargeKey(key: string, start: number): string {
+  return `${BATCH_SCOPE}:${key}:rows:${start}-${start + BATCH_CHUNK - 1}`;
 }
 
 export async function parseNamesBatch(
@@ -119,33 +122,32 @@ export async function parseNamesBatch(
       });
       if (toCharge.length === 0) continue;
 
-      const requests: ChargeRequest[] = toCharge.map(({ position }) => ({
+      const request: ChargeRequest = {
         workspaceId,
-        amount: ctx.prices.nameParse,
-        chargeKey: rowChargeKey(key, position),
+        amount: toCharge.length * ctx.prices.nameParse,
+        units: toCharge.length,
+        chargeKey: chunkChargeKey(key, start),
         operation: "nameParse",
         idempotency: { key, leaseToken: leaseToken! },
-      }));
+      };
       let charged;
       try {
-        charged = await ctx.charge(requests);
+        [charged] = await ctx.charge([request]);
       } catch {
-        ctx.logger.warn("batch charge could not be recorded", { units: requests.length });
+        ctx.logger.warn("batch charge could not be recorded", { units: toCharge.length });
         stopped = ROW_INCOMPLETE;
         for (const { position } of toCharge) results[position] = { error: ROW_INCOMPLETE };
         continue;
       }
-      charged.forEach((result, i) => {
-        const { position, answer } = toCharge[i];
-        balance = result.balance;
-        const row = rowFor(result.outcome, answer, ctx.prices.nameParse);
-        results[position] = row;
-        if (result.outcome === "charged") {
-          anyChargedUnderKey = true;
-          pointsCharged += ctx.prices.nameParse;
-        }
-        if (result.outcome === "lease_lost") stopped = ROW_IN_PROGRESS;
-      });
+      balance = charged.balance;
+      for (const { position, answer } of toCharge) {
+        results[position] = rowFor(charged.outcome, answer, ctx.prices.nameParse);
+      }
+      if (charged.outcome === "charged") {
+        anyChargedUnderKey = true;
+        pointsCharged += request.amount;
+      }
+      if (charged.outcome === "lease_lost") stopped = ROW_IN_PROGRESS;
     }
 
     const answered = results.filter((row) => "data" in row) as { data: { replay: boolean } }[];
@@ -184,16 +186,20 @@ function rowFor(outcome: ChargeOutcome, answer: NameAnswer, price: number): Batc
   }
 }
 
-/** Positions of this batch already charged under the key: those rows replay. */
+/** Positions of this batch in chunks already charged under the key: those rows replay. */
 async function chargedPositions(
   ctx: DomainContext,
   workspaceId: string,
   key: string,
   count: number,
 ): Promise<Set<number>> {
-  const chargeKeys = Array.from({ length: count }, (_, i) => rowChargeKey(key, i));
+  const starts = Array.from({ length: Math.ceil(count / BATCH_CHUNK) }, (_, i) => i * BATCH_CHUNK);
+  const chargeKeys = starts.map((start) => chunkChargeKey(key, start));
   const charged = await findChargedUnits(ctx.db.sql, { workspaceId, chargeKeys });
   const positions = new Set<number>();
-  chargeKeys.forEach((chargeKey, position) => charged.has(chargeKey) && positions.add(position));
+  starts.forEach((start, i) => {
+    if (!charged.has(chargeKeys[i])) return;
+    for (let p = start; p < Math.min(start + BATCH_CHUNK, count); p++) positions.add(p);
+  });
   return positions;
 }
