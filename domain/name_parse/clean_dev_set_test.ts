@@ -3,7 +3,6 @@
  * copied into the repository). Skipped when the file is absent.
  */
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { assembleAnswer } from "./assemble_answer.ts";
@@ -20,17 +19,6 @@ const CLEANING_TAGS = [
   "nickname",
   "comma",
 ];
-
-/**
- * Dev rows whose gold is inconsistent with the rest of the set, kept out of the cleaning check.
- * Listed by the first 16 hex digits of the SHA-256 of the input, so no dev name is in the repo.
- * Both are "<given> <other>, <surname>" rows read given-first, while every other comma row of
- * the set reads "<surname>, <given>" (a title or credential stands before the comma).
- */
-const KNOWN_EXCEPTIONS = new Set(["77a1dd1a432b6db9", "c5c1ba52dd3e44a2"]);
-function inputKey(input: string): string {
-  return createHash("sha256").update(input).digest("hex").slice(0, 16);
-}
 
 interface DevRow {
   input: string;
@@ -80,10 +68,7 @@ Deno.test({
         falseRefusals.push(`${row.input} (${cleaned.reason})`);
       }
       const gold = `${row.given} ${row.surname}`;
-      if (
-        row.tags.some((t) => CLEANING_TAGS.includes(t)) &&
-        !KNOWN_EXCEPTIONS.has(inputKey(row.input))
-      ) {
+      if (row.tags.some((t) => CLEANING_TAGS.includes(t))) {
         cleaningChecked++;
         const surnameFirst = row.tags.includes("surname-first") && !row.tags.includes("comma");
         const expected = surnameFirst ? `${row.surname} ${row.given}` : gold;
@@ -100,10 +85,7 @@ Deno.test({
       for (const tag of row.tags) bump(tag, ok);
     }
 
-    console.log(
-      `cleaning: ${cleaningPassed}/${cleaningChecked} rows keep exactly the gold words ` +
-        `(${KNOWN_EXCEPTIONS.size} known exceptions excluded)`,
-    );
+    console.log(`cleaning: ${cleaningPassed}/${cleaningChecked} rows keep exactly the gold words`);
     for (const f of cleaningFailures) console.log(`  cleaning mismatch: ${f}`);
     console.log(
       `invalid recall: ${invalidRefused}/${invalid} = ${(invalidRefused / invalid).toFixed(3)}`,

@@ -6,6 +6,7 @@
  * Pure; never logs, and a refusal carries only a reason, never the name.
  */
 import type { CleanedName, NameRefusal, RefusalReason } from "./cleaned_name.ts";
+import { honorificKind } from "./honorifics.ts";
 import { isCredentialKind, isInitial, isPronounTag, postNominalKind } from "./post_nominals.ts";
 import { splitUnspacedName } from "./split_unspaced_name.ts";
 import { stripLeadingTitles, stripTrailingPostNominals } from "./strip_titles.ts";
@@ -30,6 +31,8 @@ export function cleanName(input: string): CleanedName | NameRefusal {
   if (parts.length === 0) return REFUSALS.noise;
 
   const main = parts[0];
+  const titleComma = parts.length === 2 ? commaOfTitle(main, parts[1]) : null;
+  if (titleComma) return plainName(titleComma, nickname);
   const given: NameToken[] = [];
   for (let i = 1; i < parts.length; i++) {
     if (!isTailGroup(parts[i], main)) given.push(...parts[i]);
@@ -79,6 +82,30 @@ function withheldSurname(words: NameToken[], last: number): boolean {
   let full = 0;
   for (let i = 0; i < last; i++) if (!isInitial(words[i].text)) full++;
   return full < 2 || isInitial(words[last - 1].text);
+}
+
+/**
+ * "jesse mr, ruiz", "geoffrey, md bauer": a comma right after a title, or right before a
+ * credential that name words follow, belongs to that title and does not invert the name. Gives
+ * the words in the order written without that title, or null when the comma is not such a one.
+ */
+function commaOfTitle(before: NameToken[], after: NameToken[]): NameToken[] | null {
+  const last = before[before.length - 1];
+  if (
+    before.length >= 2 && !last.nick && honorificKind(last.text) === "strong" &&
+    postNominalKind(last.text) === null // "Daniels Sr, Edward": Sr is Senior here
+  ) {
+    return [...before.slice(0, -1), ...after];
+  }
+  const first = after[0];
+  if (
+    after.length >= 2 && !isAttorneyPhrase(after) && !first.nick &&
+    postNominalKind(first.text) === "credential" &&
+    after.slice(1).some((t) => t.nick || postNominalKind(t.text) === null)
+  ) {
+    return [...before, ...after.slice(1)];
+  }
+  return null;
 }
 
 function stripSide(tokens: NameToken[]): NameToken[] {

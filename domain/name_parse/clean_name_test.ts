@@ -205,6 +205,18 @@ Deno.test("comma-inverted names are put in reading order with a fixed split", ()
   assert.equal(cleaned("Nora Quist, Jr.").fixed, undefined);
 });
 
+Deno.test("a comma that belongs to a title does not invert the name", () => {
+  // a title right before the comma, or a credential right after it with name words following
+  assert.deepEqual(words("anna dr, kowalski"), ["anna", "kowalski"]);
+  assert.equal(cleaned("anna dr, kowalski").fixed, undefined);
+  assert.deepEqual(words("Peter, PhD Novak"), ["Peter", "Novak"]);
+  // not such a comma: a suffix that is also a title, a title after the comma, a trailing phrase
+  assert.deepEqual(words("Kowalski Sr, Jan"), ["Jan", "Kowalski"]);
+  assert.deepEqual(words("Kowalski, Dr. Jan"), ["Jan", "Kowalski"]);
+  assert.deepEqual(words("Jane Roe, attorney at law"), ["Jane", "Roe"]);
+  assert.deepEqual(words("Novak, Peter, PhD"), ["Peter", "Novak"]);
+});
+
 Deno.test("refusals: one word", () => {
   refused("Bartholomew", "one-word");
   refused("QUINTANA", "one-word");
