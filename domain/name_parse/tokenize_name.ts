@@ -32,70 +32,124 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const CJK_DOTS = /[·・•]+/u;
 
 export function tokenizeName(input: string): TokenizedName {
+  const text = ASCII_ONLY.test(input) ? input : input.normalize("NFC");
   const groups: NameToken[][] = [[]];
   let nickname: string | null = null;
-  let word = "";
+  let wordStart = -1;
   let depth = 0;
   let inQuote = false;
   let quoted: string[] = [];
 
-  const push = (text: string, nick: boolean) => {
-    if (inQuote && !nick) quoted.push(text);
-    else groups[groups.length - 1].push({ text, nick });
+  const push = (word: string, nick: boolean) => {
+    if (inQuote && !nick) quoted.push(word);
+    else groups[groups.length - 1].push({ text: word, nick });
   };
-  const flush = () => {
-    if (word.length === 0) return;
-    for (const text of cleanWord(word)) push(text, false);
-    word = "";
+  const flush = (end: number) => {
+    if (wordStart < 0) return;
+    for (const word of cleanWord(text.slice(wordStart, end))) push(word, false);
+    wordStart = -1;
   };
 
-  for (const ch of input.normalize("NFC")) {
+  for (let i = 0; i < text.length;) {
+    const code = text.codePointAt(i)!;
+    const next = i + (code > 0xffff ? 2 : 1);
+    const kind = charKind(code);
     if (depth > 0) {
-      if (OPENERS.has(ch)) depth++;
-      else if (CLOSERS.has(ch)) depth--;
-      continue;
-    }
-    if (OPENERS.has(ch)) {
-      flush();
-      depth = 1;
-    } else if (CLOSERS.has(ch)) {
-      flush();
-    } else if (QUOTES.has(ch)) {
-      flush();
-      if (inQuote) {
-        inQuote = false;
-        if (quoted.length > 0 && nickname === null) nickname = quoted.join(" ");
-        for (const text of quoted) push(text, true);
-        quoted = [];
-      } else {
-        inQuote = true;
-      }
-    } else if (COMMAS.has(ch)) {
-      flush();
-      if (!inQuote) groups.push([]);
-    } else if (SPACE.test(ch)) {
-      flush();
+      if (kind === OPENER) depth++;
+      else if (kind === CLOSER) depth--;
+    } else if (kind === WORD) {
+      if (wordStart < 0) wordStart = i;
     } else {
-      word += ch;
+      flush(i);
+      if (kind === OPENER) {
+        depth = 1;
+      } else if (kind === QUOTE) {
+        if (inQuote) {
+          inQuote = false;
+          if (quoted.length > 0 && nickname === null) nickname = quoted.join(" ");
+          for (const word of quoted) push(word, true);
+          quoted = [];
+        } else {
+          inQuote = true;
+        }
+      } else if (kind === COMMA) {
+        if (!inQuote) groups.push([]);
+      }
     }
+    i = next;
   }
-  flush();
+  flush(text.length);
   if (inQuote) {
     // An unclosed quote is not a nickname: its words are ordinary words.
     inQuote = false;
-    for (const text of quoted) push(text, false);
+    for (const word of quoted) push(word, false);
   }
   return { groups: groups.filter((g) => g.length > 0), nickname };
+}
+
+const WORD = 0, SPACE_KIND = 1, OPENER = 2, CLOSER = 3, QUOTE = 4, COMMA = 5;
+
+/** What a character does to the tokenizer (ASCII by code, the rest through the sets). */
+function charKind(code: number): number {
+  if (code < 128) {
+    if (code === 32 || (code >= 9 && code <= 13)) return SPACE_KIND;
+    if (code === 44 || code === 59) return COMMA;
+    if (code === 34) return QUOTE;
+    if (code === 40 || code === 91 || code === 123) return OPENER;
+    if (code === 41 || code === 93 || code === 125) return CLOSER;
+    return WORD;
+  }
+  const ch = String.fromCodePoint(code);
+  if (OPENERS.has(ch)) return OPENER;
+  if (CLOSERS.has(ch)) return CLOSER;
+  if (QUOTES.has(ch)) return QUOTE;
+  if (COMMAS.has(ch)) return COMMA;
+  if (SPACE.test(ch)) return SPACE_KIND;
+  return WORD;
 }
 
 /** Trims junk around one raw word; may split glued initials or CJK middle dots. */
 function cleanWord(raw: string): string[] {
   let w = raw;
-  if (JUNK_CHAR.test(w)) w = w.replace(JUNK_CHARS, "");
-  w = w.replace(EDGE_PUNCT, "");
-  if (!LETTER.test(w)) return [];
-  if (CJK_DOT.test(w) && CJK.test(w)) return w.split(CJK_DOTS).filter((p) => LETTER.test(p));
-  const glued = GLUED_INITIALS.exec(w);
-  if (glued) return [glued[1], glued[2]];
+  if (ASCII_ONLY.test(w)) {
+    w = trimAsciiEdges(w);
+    if (!hasAsciiLetter(w)) return [];
+  } else {
+    if (JUNK_CHAR.test(w)) w = w.replace(JUNK_CHARS, "");
+    w = w.replace(EDGE_PUNCT, "");
+    if (!LETTER.test(w)) return [];
+    if (CJK_DOT.test(w) && CJK.test(w)) return w.split(CJK_DOTS).filter((p) => LETTER.test(p));
+  }
+  if (w.indexOf(".") >= 0) {
+    const glued = GLUED_INITIALS.exec(w);
+    if (glued) return [glued[1], glued[2]];
+  }
   return [w];
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function hasAsciiLetter(w: string): boolean {
+  for (let i = 0; i < w.length; i++) if (isAsciiLetter(w.charCodeAt(i))) return true;
+  return false;
+}
+
+/** EDGE_PUNCT for ASCII: no leading non-letters but `'`, no trailing ones but `.` and `'`. */
+function trimAsciiEdges(w: string): string {
+  let start = 0, end = w.length;
+  while (start < end) {
+    const c = w.charCodeAt(start);
+    if (isAsciiLetter(c) || c === 39) break;
+    start++;
+  }
+  while (end > start) {
+    const c = w.charCodeAt(end - 1);
+    if (isAsciiLetter(c) || c === 39 || c === 46) break;
+    end--;
+  }
+  return start === 0 && end === w.length ? w : w.slice(start, end);
 }
