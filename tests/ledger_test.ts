@@ -22,6 +22,25 @@ async function invariants(sql: import("../domain/stores/database.ts").Sql, works
   return { charged: Number(row.charged), granted: Number(row.granted), charges: Number(row.n) };
 }
 
+/** A fresh migrated database with one workspace holding `points`, dropped afterwards. */
+async function withWorkspace(
+  name: string,
+  points: number,
+  fn: (
+    db: Awaited<ReturnType<typeof openTestDatabase>>,
+    workspaceId: string,
+  ) => Promise<void>,
+): Promise<void> {
+  const db = await openTestDatabase();
+  try {
+    await migrate(db.sql);
+    const ws = await createWorkspace(db.sql, { name, points });
+    await fn(db, ws.workspaceId);
+  } finally {
+    await db.drop();
+  }
+}
+
 Deno.test(
   "ledger: 50 concurrent charges from two processes against 20 points",
   DB_TEST,
@@ -67,13 +86,10 @@ Deno.test(
   "ledger: one billable unit is charged once, however often it is retried",
   DB_TEST,
   async () => {
-    const db = await openTestDatabase();
-    try {
-      await migrate(db.sql);
-      const ws = await createWorkspace(db.sql, { name: "dupes", points: 100 });
+    await withWorkspace("dupes", 100, async (db, workspaceId) => {
       const charge = createCharger(db.sql);
       const same = {
-        workspaceId: ws.workspaceId,
+        workspaceId,
         amount: 3,
         chargeKey: "k:abc:0",
         operation: "nameParse",
@@ -81,22 +97,20 @@ Deno.test(
       const results = (await Promise.all(Array.from({ length: 25 }, () => charge([same])))).flat();
       assert.equal(results.filter((r) => r.outcome === "charged").length, 1);
       assert.equal(results.filter((r) => r.outcome === "duplicate").length, 24);
-      assert.equal((await readBalance(db.sql, ws.workspaceId)).available, 97);
+      assert.equal((await readBalance(db.sql, workspaceId)).available, 97);
       // The database itself refuses a second posting for the unit and a negative balance.
       await assert.rejects(() =>
         db.sql`INSERT INTO ledger_entries (workspace_id, kind, amount, charge_key, available_after, reserved_after)
-             VALUES (${ws.workspaceId}, 'charge', 1, 'k:abc:0', 0, 0)`
+             VALUES (${workspaceId}, 'charge', 1, 'k:abc:0', 0, 0)`
       );
       await assert.rejects(() =>
-        db.sql`UPDATE balances SET available = available - 1000 WHERE workspace_id = ${ws.workspaceId}`
+        db.sql`UPDATE balances SET available = available - 1000 WHERE workspace_id = ${workspaceId}`
       );
       // The same key in another workspace is another unit.
       const ws2 = await createWorkspace(db.sql, { name: "dupes-2", points: 5 });
       const [r] = await charge([{ ...same, workspaceId: ws2.workspaceId }]);
       assert.equal(r.outcome, "charged");
-    } finally {
-      await db.drop();
-    }
+    });
   },
 );
 
@@ -104,13 +118,10 @@ Deno.test(
   "ledger: one posting may pay for a fixed group of units, charged once as a whole",
   DB_TEST,
   async () => {
-    const db = await openTestDatabase();
-    try {
-      await migrate(db.sql);
-      const ws = await createWorkspace(db.sql, { name: "groups", points: 50 });
+    await withWorkspace("groups", 50, async (db, workspaceId) => {
       const charge = createCharger(db.sql);
       const chunk = {
-        workspaceId: ws.workspaceId,
+        workspaceId,
         amount: 20,
         units: 20,
         chargeKey: "batch:k:rows:0-19",
@@ -121,41 +132,36 @@ Deno.test(
       assert.equal(results.filter((r) => r.outcome === "duplicate").length, 9);
       const [row] = await db.sql<{ units: number; amount: string }[]>`
         SELECT units, amount FROM ledger_entries
-         WHERE workspace_id = ${ws.workspaceId} AND kind = 'charge'`;
+         WHERE workspace_id = ${workspaceId} AND kind = 'charge'`;
       assert.deepEqual({ units: row.units, amount: Number(row.amount) }, { units: 20, amount: 20 });
       // A group the balance cannot pay is refused whole: nothing moves.
       const [big] = await charge([{ ...chunk, amount: 40, units: 40, chargeKey: "batch:k:big" }]);
       assert.equal(big.outcome, "insufficient");
-      assert.equal((await readBalance(db.sql, ws.workspaceId)).available, 30);
+      assert.equal((await readBalance(db.sql, workspaceId)).available, 30);
       await assert.rejects(() => charge([{ ...chunk, units: 0, chargeKey: "batch:k:zero" }]));
       await assert.rejects(() =>
         db.sql`INSERT INTO ledger_entries (workspace_id, kind, amount, units, available_after, reserved_after)
-             VALUES (${ws.workspaceId}, 'grant', 5, 2, 35, 0)`
+             VALUES (${workspaceId}, 'grant', 5, 2, 35, 0)`
       );
-    } finally {
-      await db.drop();
-    }
+    });
   },
 );
 
 Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async () => {
-  const db = await openTestDatabase();
-  try {
-    await migrate(db.sql);
-    const ws = await createWorkspace(db.sql, { name: "runs", points: 50 });
+  await withWorkspace("runs", 50, async (db, workspaceId) => {
     assert.equal(
-      await reservePoints(db.sql, { workspaceId: ws.workspaceId, amount: 60, operation: "lead" }),
+      await reservePoints(db.sql, { workspaceId, amount: 60, operation: "lead" }),
       null,
     );
     const held = await reservePoints(db.sql, {
-      workspaceId: ws.workspaceId,
+      workspaceId,
       amount: 40,
       operation: "lead",
     });
     assert.ok(held);
     assert.deepEqual(held.balance, { available: 10, reserved: 40, granted: 50 });
     const page = {
-      workspaceId: ws.workspaceId,
+      workspaceId,
       reservationId: held.reservationId,
       amount: 15,
       operation: "lead",
@@ -176,7 +182,7 @@ Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async 
       [1, 2, 3].map(() =>
         db.sql.begin((tx) =>
           releaseReservation(tx, {
-            workspaceId: ws.workspaceId,
+            workspaceId,
             reservationId: held.reservationId,
             operation: "lead",
           })
@@ -186,7 +192,7 @@ Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async 
     const done = releases.filter((r) => r !== null);
     assert.equal(done.length, 1, "released once");
     assert.equal(done[0]!.released, 25);
-    assert.deepEqual(await readBalance(db.sql, ws.workspaceId), {
+    assert.deepEqual(await readBalance(db.sql, workspaceId), {
       available: 35,
       reserved: 0,
       granted: 50,
@@ -195,13 +201,11 @@ Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async 
       (await settleReservationAlone(db.sql, { ...page, chargeKey: "run1:p3" })).outcome,
       "closed",
     );
-    await grantPoints(db.sql, { workspaceId: ws.workspaceId, points: 5 });
-    assert.deepEqual(await readBalance(db.sql, ws.workspaceId), {
+    await grantPoints(db.sql, { workspaceId, points: 5 });
+    assert.deepEqual(await readBalance(db.sql, workspaceId), {
       available: 40,
       reserved: 0,
       granted: 55,
     });
-  } finally {
-    await db.drop();
-  }
+  });
 });
