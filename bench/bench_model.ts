@@ -2,7 +2,8 @@
  * `deno task bench:model`: names per second for the name model (featurize + infer + decode),
  * one name per call and in batches of 100, the service's batch path (the domain's cleaning +
  * featurize + infer + decode, batches of 100), beside humanparser and parse-full-name run
- * in-process on the same names. Pass `--runtime web` to measure the WASM fallback.
+ * in-process on the same names. Pass `--runtime web` to measure the WASM fallback, `--model PATH`
+ * for other weights than the bundled ones.
  */
 import { parseArgs } from "node:util";
 import humanparser from "humanparser";
@@ -16,6 +17,7 @@ const { values } = parseArgs({
   args: Deno.args,
   options: {
     runtime: { type: "string" },
+    model: { type: "string" },
     seconds: { type: "string", default: "3" },
     windows: { type: "string", default: "7" },
   },
@@ -23,7 +25,10 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const windows = Math.max(1, Number(values.windows));
 
-const loaded = await loadNameModel({ runtime: values.runtime as "node" | "web" | undefined });
+const loaded = await loadNameModel({
+  runtime: values.runtime as "node" | "web" | undefined,
+  path: values.model,
+});
 if (!loaded.model) {
   console.error(`model not loaded: ${loaded.reason}`);
   Deno.exit(1);

