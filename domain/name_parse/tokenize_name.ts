@@ -127,7 +127,8 @@ function cleanWord(raw: string): string[] {
   return [w];
 }
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** No character outside ASCII (surrogates included). */
+const ASCII_ONLY = /^[^\u0080-\uFFFF]*$/;
 
 function isAsciiLetter(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
