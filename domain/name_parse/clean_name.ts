@@ -2,12 +2,14 @@
  * Cleans a full name before it is read: drops honorifics, credentials, generational suffixes,
  * pronouns and bracketed asides; keeps quoted nicknames as given-name words; turns a
  * comma-inverted "Surname, Given" into reading order with a fixed split; splits an unspaced
- * Chinese or Korean name by surname inventories; or refuses a name that does not split.
+ * Chinese or Korean name by surname inventories; fixes the split of a two-word romanised Chinese
+ * name whose words tell the surname ("Zhou Xiaoming"); or refuses a name that does not split.
  * Pure; never logs, and a refusal carries only a reason, never the name.
  */
 import type { CleanedName, NameRefusal, RefusalReason } from "./cleaned_name.ts";
 import { honorificKind } from "./honorifics.ts";
 import { isCredentialKind, isInitial, isPronounTag, postNominalKind } from "./post_nominals.ts";
+import { readPinyinName } from "./pinyin_names.ts";
 import { splitUnspacedName } from "./split_unspaced_name.ts";
 import { stripLeadingTitles, stripTrailingPostNominals } from "./strip_titles.ts";
 import { type NameToken, tokenizeName } from "./tokenize_name.ts";
@@ -70,7 +72,8 @@ function plainName(tokens: NameToken[], nickname: string | null): CleanedName | 
   let last = words.length - 1;
   while (words[last].nick) last--;
   if (withheldSurname(words, last)) return REFUSALS["initial-surname"];
-  return cleaned(words, nickname);
+  const pinyin = plainWords === words.length ? readPinyinName(words.map((w) => w.text)) : null;
+  return pinyin ? cleaned(words, nickname, pinyin) : cleaned(words, nickname);
 }
 
 /**

@@ -217,6 +217,18 @@ Deno.test("a comma that belongs to a title does not invert the name", () => {
   assert.deepEqual(words("Novak, Peter, PhD"), ["Peter", "Novak"]);
 });
 
+Deno.test("two-word romanised Chinese names: the joined given name tells the order", () => {
+  assert.deepEqual(cleaned("Zhou Xiaoming").fixed, { order: "surname-first", split: 1 });
+  assert.deepEqual(cleaned("Xiaoming Zhou").fixed, { order: "given-first", split: 1 });
+  assert.deepEqual(cleaned("ZHANG Jianguo").fixed, { order: "surname-first", split: 1 });
+  // not told by the words: both one syllable, a compound surname, other words, three words
+  assert.equal(cleaned("Wang Fang").fixed, undefined);
+  assert.equal(cleaned("Ouyang Xiu").fixed, undefined);
+  assert.equal(cleaned("Anna Smith").fixed, undefined);
+  assert.equal(cleaned("Zhou Xiao Ming").fixed, undefined);
+  assert.equal(cleaned("Zhou-Li Xiaoming").fixed, undefined);
+});
+
 Deno.test("refusals: one word", () => {
   refused("Bartholomew", "one-word");
   refused("QUINTANA", "one-word");

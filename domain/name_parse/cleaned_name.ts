@@ -3,11 +3,14 @@
  *
  * ONE representation of a split the written form already fixes: `fixed`, with the same meaning as
  * `ReadingConstraint` in model/types.ts (`given-first`: words[0, split) are given names;
- * `surname-first`: words[0, split) are the surname). Two cases set it:
+ * `surname-first`: words[0, split) are the surname). Three cases set it:
  * - comma-inverted "Doe, John A." → words ["John", "A.", "Doe"] (reading order),
  *   fixed { order: "given-first", split: 2 };
  * - an unspaced Chinese or Korean name "王小明" → words ["王", "小明"],
- *   fixed { order: "surname-first", split: 1 }.
+ *   fixed { order: "surname-first", split: 1 };
+ * - a two-word romanised Chinese name with a one-syllable surname and a joined given name of two
+ *   or three syllables, in either order: "Zhou Xiaoming" → fixed { order: "surname-first",
+ *   split: 1 }, "Xiaoming Zhou" → fixed { order: "given-first", split: 1 }.
  * Otherwise `fixed` is absent and the order is left to the model (or the rule).
  */
 import type { NameOrder } from "../../model/types.ts";
