@@ -41,6 +41,20 @@ async function withWorkspace(
   }
 }
 
+/** Sends the same charge `times` times at once; counts the outcomes. */
+async function chargeConcurrently(
+  charge: ReturnType<typeof createCharger>,
+  request: Parameters<ReturnType<typeof createCharger>>[0][number],
+  times: number,
+): Promise<{ charged: number; duplicate: number }> {
+  const results = (await Promise.all(Array.from({ length: times }, () => charge([request]))))
+    .flat();
+  return {
+    charged: results.filter((r) => r.outcome === "charged").length,
+    duplicate: results.filter((r) => r.outcome === "duplicate").length,
+  };
+}
+
 Deno.test(
   "ledger: 50 concurrent charges from two processes against 20 points",
   DB_TEST,
@@ -94,9 +108,7 @@ Deno.test(
         chargeKey: "k:abc:0",
         operation: "nameParse",
       };
-      const results = (await Promise.all(Array.from({ length: 25 }, () => charge([same])))).flat();
-      assert.equal(results.filter((r) => r.outcome === "charged").length, 1);
-      assert.equal(results.filter((r) => r.outcome === "duplicate").length, 24);
+      assert.deepEqual(await chargeConcurrently(charge, same, 25), { charged: 1, duplicate: 24 });
       assert.equal((await readBalance(db.sql, workspaceId)).available, 97);
       // The database itself refuses a second posting for the unit and a negative balance.
       await assert.rejects(() =>
@@ -127,9 +139,7 @@ Deno.test(
         chargeKey: "batch:k:rows:0-19",
         operation: "nameParse",
       };
-      const results = (await Promise.all(Array.from({ length: 10 }, () => charge([chunk])))).flat();
-      assert.equal(results.filter((r) => r.outcome === "charged").length, 1);
-      assert.equal(results.filter((r) => r.outcome === "duplicate").length, 9);
+      assert.deepEqual(await chargeConcurrently(charge, chunk, 10), { charged: 1, duplicate: 9 });
       const [row] = await db.sql<{ units: number; amount: string }[]>`
         SELECT units, amount FROM ledger_entries
          WHERE workspace_id = ${workspaceId} AND kind = 'charge'`;

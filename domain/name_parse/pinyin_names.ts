@@ -68,7 +68,7 @@ const COMPOUND_SURNAMES: ReadonlySet<string> = new Set([
 const LETTERS = /^[A-Za-z]+$/;
 
 /** Fewest syllables of the inventory that spell the lower-case word exactly, 0 when none do. */
-export function pinyinSyllableCount(word: string): number {
+function pinyinSyllableCount(word: string): number {
   const n = word.length;
   if (n === 0 || n > 18) return 0;
   const best = new Array<number>(n + 1).fill(99);
@@ -80,10 +80,6 @@ export function pinyinSyllableCount(word: string): number {
     }
   }
   return best[n] >= 99 ? 0 : best[n];
-}
-
-function isSurname(word: string): boolean {
-  return SURNAMES.has(word);
 }
 
 function isJoinedGivenName(word: string): boolean {
@@ -98,7 +94,7 @@ function isJoinedGivenName(word: string): boolean {
 export function readPinyinName(words: readonly string[]): FixedReading | null {
   if (words.length !== 2 || !LETTERS.test(words[0]) || !LETTERS.test(words[1])) return null;
   const [first, second] = [words[0].toLowerCase(), words[1].toLowerCase()];
-  if (isSurname(first) && isJoinedGivenName(second)) return { order: "surname-first", split: 1 };
-  if (isSurname(second) && isJoinedGivenName(first)) return { order: "given-first", split: 1 };
+  if (SURNAMES.has(first) && isJoinedGivenName(second)) return { order: "surname-first", split: 1 };
+  if (SURNAMES.has(second) && isJoinedGivenName(first)) return { order: "given-first", split: 1 };
   return null;
 }
