@@ -32,29 +32,31 @@ function endsWithHyphenParticle(word: string): boolean {
   return dash > 0 && dash < word.length - 1 && isParticle(word.slice(dash + 1));
 }
 
+const INITIAL = /^[\p{Lu}\p{Ll}]\.?$/u;
+
 /** One cased letter, with or without a period: "A", "c." (not a one-character CJK name). */
 function isInitial(word: string): boolean {
-  return word.length <= 2 && /^[\p{Lu}\p{Ll}]\.?$/u.test(word);
+  const length = word.length;
+  if (length === 0 || length > 2) return false;
+  const c = word.charCodeAt(0);
+  if (c >= 128) return INITIAL.test(word);
+  const lower = c | 32;
+  return lower >= 97 && lower <= 122 && (length === 1 || word.charCodeAt(1) === 46);
 }
 
 /**
- * For every split k, whether the surname block it makes is nothing but initials (a surname is
- * never only an initial): `onlyInitialsFrom[k]` for given-first ([k, n) is the surname),
- * `onlyInitialsUpTo[k]` for surname-first ([0, k) is the surname).
+ * Where the initials at either end of a name stop, so that a surname block that is nothing but
+ * initials can be refused (a surname is never only an initial): in given-first order the surname
+ * block [k, n) is only initials when `k > lastNonInitial`; in surname-first order the surname
+ * block [0, k) is only initials when `k <= firstNonInitial`.
  */
-function initialBlocks(words: readonly string[]) {
+function initialBounds(words: readonly string[]) {
   const n = words.length;
-  const onlyInitialsFrom = new Uint8Array(n + 1);
-  const onlyInitialsUpTo = new Uint8Array(n + 1);
-  onlyInitialsFrom[n] = 1;
-  for (let i = n - 1; i >= 0; i--) {
-    onlyInitialsFrom[i] = onlyInitialsFrom[i + 1] && isInitial(words[i]) ? 1 : 0;
-  }
-  onlyInitialsUpTo[0] = 1;
-  for (let i = 0; i < n; i++) {
-    onlyInitialsUpTo[i + 1] = onlyInitialsUpTo[i] && isInitial(words[i]) ? 1 : 0;
-  }
-  return { onlyInitialsFrom, onlyInitialsUpTo };
+  let firstNonInitial = 0;
+  while (firstNonInitial < n && isInitial(words[firstNonInitial])) firstNonInitial++;
+  let lastNonInitial = n - 1;
+  while (lastNonInitial >= 0 && isInitial(words[lastNonInitial])) lastNonInitial--;
+  return { firstNonInitial, lastNonInitial };
 }
 
 /** The one-letter lower-case connectors between two surnames: y, e, i. */
@@ -89,7 +91,7 @@ export function scoreReadings(
   }
   const particle = words.map((w) => isParticle(w) || endsWithHyphenParticle(w));
   const conn = words.map(isConnector);
-  const { onlyInitialsFrom, onlyInitialsUpTo } = initialBlocks(words);
+  const { firstNonInitial, lastNonInitial } = initialBounds(words);
   const raw: { order: NameOrder; split: number; lp: number; valid: boolean }[] = [];
   for (let k = 1; k < n; k++) {
     // given-first: [0,k) given, [k,n) surname
@@ -97,7 +99,7 @@ export function scoreReadings(
       order: "given-first",
       split: k,
       lp: lg[k] + (ls[n] - ls[k]),
-      valid: !(k >= 2 && particle[k - 1] && !conn[k - 1]) && !conn[k] && !onlyInitialsFrom[k],
+      valid: !(k >= 2 && particle[k - 1] && !conn[k - 1]) && !conn[k] && k <= lastNonInitial,
     });
   }
   for (let k = 1; k < n; k++) {
@@ -106,7 +108,7 @@ export function scoreReadings(
       order: "surname-first",
       split: k,
       lp: ls[k] + (lg[n] - lg[k]),
-      valid: !(k >= 2 && particle[k - 1]) && !onlyInitialsUpTo[k],
+      valid: !(k >= 2 && particle[k - 1]) && k > firstNonInitial,
     });
   }
   let cands = raw.filter((r) => r.valid);
@@ -161,7 +163,7 @@ export function decodeName(
       : 0;
     conn[i] = isConnector(words[i]) ? 1 : 0;
   }
-  const { onlyInitialsFrom, onlyInitialsUpTo } = initialBlocks(words);
+  const { firstNonInitial, lastNonInitial } = initialBounds(words);
   // reading r: 0…n-2 given-first with split r+1, n-1…2n-3 surname-first with split r-n+2
   const R = 2 * (n - 1);
   let anyValid = false;
@@ -169,8 +171,8 @@ export function decodeName(
     const gf = r < n - 1;
     const k = gf ? r + 1 : r - n + 2;
     const ok = gf
-      ? !(part[k - 1] && !conn[k - 1]) && !conn[k] && !onlyInitialsFrom[k]
-      : !part[k - 1] && !onlyInitialsUpTo[k];
+      ? !(part[k - 1] && !conn[k - 1]) && !conn[k] && k <= lastNonInitial
+      : !part[k - 1] && k > firstNonInitial;
     valid[r] = ok ? 1 : 0;
     if (ok) anyValid = true;
   }

@@ -158,7 +158,6 @@ const INITIAL = F("initial"), PARTICLE = F("particle"), ALLCAPS = F("allcaps");
 const LEX_NONE = F("lex:none");
 const PAIR_SUR = F("pair:sur2"), PAIR_SUR_GIV = F("pair:sur2:giv");
 const NON_LETTER = /[^\p{L}]/gu;
-const ASCII_ONLY = /^[ -~]*$/;
 const POS_START = [0, 1, 2, 3].map((i) => F(`ps${i}`));
 const POS_END = [0, 1, 2, 3].map((i) => F(`pe${i}`));
 const N_WORDS = [0, 1, 2, 3, 4, 5, 6].map((i) => F(`n${i}`));
@@ -166,14 +165,20 @@ const BOS = F("<bos>"), EOS = F("<eos>"), BIAS = F("<bias>");
 const NAME_ALL_CAPS = F("name:caps"), NAME_ALL_LOWER = F("name:lower");
 const CAPS_IN_MIXED = F("caps-in-mixed"), LOWER_IN_MIXED = F("lower-in-mixed");
 
-/** Word-level features, computed once per word and reused for every namespace. */
+/**
+ * Word-level features, computed once per word and reused for every namespace. The hashes live in
+ * the featurizer's pool (one Int32Array reused between calls); each list is a range of it.
+ */
 interface WordInfo {
-  /** Only for the word itself: n-grams, raw forms. */
-  own: number[];
+  /** Only for the word itself: n-grams, raw forms. `[ownStart, ownEnd)` of the pool. */
+  ownStart: number;
+  ownEnd: number;
   /** For the word itself and as context of other words. */
-  shared: number[];
+  sharedStart: number;
+  sharedEnd: number;
   /** Lexicon tag / shape hashes used in position conjunctions. */
-  core: number[];
+  coreStart: number;
+  coreEnd: number;
   caps: boolean;
   lower: boolean;
   letters: boolean;
@@ -259,6 +264,15 @@ function codePointLength(s: string): number {
   return n;
 }
 
+/** True when every code unit is printable ASCII, space to tilde. */
+function isPrintableAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c > 126) return false;
+  }
+  return true;
+}
+
 /** True when the string holds only ASCII letters a-z / A-Z (nothing for NON_LETTER to remove). */
 function isAsciiLetters(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
@@ -328,6 +342,30 @@ class SyllableTrie {
   }
 }
 
+/** The rows of the features that do not depend on the words, for a table of `buckets` rows. */
+function fixedRows(buckets: number) {
+  const row = (h: number, ns: number) => mix(h, ns) % buckets;
+  return {
+    bias: row(BIAS, NS_SELF),
+    posStart: POS_START.map((h) => row(h, NS_SELF)),
+    posEnd: POS_END.map((h) => row(h, NS_SELF)),
+    nWords: N_WORDS.map((h) => row(h, NS_SELF)),
+    nameAllCaps: row(NAME_ALL_CAPS, NS_NAME),
+    nameAllLower: row(NAME_ALL_LOWER, NS_NAME),
+    capsInMixed: row(CAPS_IN_MIXED, NS_NAME),
+    lowerInMixed: row(LOWER_IN_MIXED, NS_NAME),
+    pairSur: row(PAIR_SUR, NS_NAME),
+    pairSurGiv: row(PAIR_SUR_GIV, NS_NAME),
+    capsPrev: row(CAPS_IN_MIXED, NS_PREV),
+    capsNext: row(CAPS_IN_MIXED, NS_NEXT),
+    capsFirst: row(CAPS_IN_MIXED, NS_FIRST),
+    capsLast: row(CAPS_IN_MIXED, NS_LAST),
+    bos: row(BOS, NS_PREV),
+    eos: row(EOS, NS_NEXT),
+  };
+}
+type FixedRows = ReturnType<typeof fixedRows>;
+
 export interface FeaturizedBatch {
   /** Row indices, `tokens × width`, padded with `buckets`. */
   indices: Int32Array;
@@ -346,8 +384,12 @@ export class Featurizer {
   readonly #givTag: Uint8Array;
   readonly #syl: { origin: string; trie: SyllableTrie; hashes: number[] }[];
   readonly #best = new Int32Array(32);
+  readonly #rows: FixedRows;
   /** Per-call memo of word features; cleared after every batch (no words outlive a call). */
   readonly #cache = new Map<string, WordInfo>();
+  /** Reused between calls: the words' feature hashes (cleared with the memo), its top. */
+  #pool = new Int32Array(4096);
+  #top = 0;
   /** Reused between calls: the unpadded index rows, features per token, word infos. */
   #scratch = new Int32Array(0);
   #counts = new Int32Array(0);
@@ -355,6 +397,7 @@ export class Featurizer {
 
   constructor(lexicon: LexiconData, config: FeatureConfig = DEFAULT_FEATURE_CONFIG) {
     this.config = config;
+    this.#rows = fixedRows(config.buckets);
     this.#lex = lexicon.entries;
     this.#tagHashes = lexicon.tags.map((t) => F(`lex:${t}`));
     this.#surTag = Uint8Array.from(lexicon.tags, (t) => (t.startsWith("s.") ? 1 : 0));
@@ -366,32 +409,69 @@ export class Featurizer {
     }));
   }
 
-  #lexHits(key: string, out: number[], prefix: number): void {
+  /** Makes room for `more` hashes at the top of the pool (kept when it grows). */
+  #reserve(more: number): Int32Array {
+    if (this.#pool.length < this.#top + more) {
+      const grown = new Int32Array(Math.max(2 * this.#pool.length, this.#top + more));
+      grown.set(this.#pool.subarray(0, this.#top));
+      this.#pool = grown;
+    }
+    return this.#pool;
+  }
+
+  /**
+   * Appends the lexicon tag hashes of `key` (mixed with `prefix` unless 0) to the pool; returns
+   * the key's tag ids.
+   */
+  #lexHits(key: string, prefix: number): readonly number[] | undefined {
     const ids = this.#lex.get(key);
-    if (!ids) return;
+    if (!ids) return ids;
+    const pool = this.#reserve(ids.length);
+    let top = this.#top;
     for (let i = 0; i < ids.length; i++) {
       const h = this.#tagHashes[ids[i]];
-      out.push(prefix === 0 ? h : mix(h, prefix));
+      pool[top++] = prefix === 0 ? h : mix(h, prefix);
     }
+    this.#top = top;
+    return ids;
+  }
+
+  #push(h: number): void {
+    this.#reserve(1)[this.#top++] = h;
   }
 
   #word(word: string): WordInfo {
     const cached = this.#cache.get(word);
     if (cached) return cached;
-    const own: number[] = [];
-    const shared: number[] = [];
-    const core: number[] = [];
-    const folded = fold(word);
+    // Printable ASCII (the common case) needs no Unicode folding or case mapping: `fold` is the
+    // lower-cased word, and the case flags come from one pass over the characters.
+    const ascii = isPrintableAscii(word);
+    let folded: string, lower: string, hasUpper = false, hasLower = false;
+    if (ascii) {
+      folded = lower = word.toLowerCase();
+      for (let i = 0; i < word.length; i++) {
+        const c = word.charCodeAt(i);
+        if (c >= 65 && c <= 90) hasUpper = true;
+        else if (c >= 97 && c <= 122) hasLower = true;
+      }
+    } else {
+      folded = fold(word);
+      lower = word.toLowerCase();
+      hasUpper = lower !== word;
+      hasLower = word.toUpperCase() !== word;
+    }
     const script: Script = scriptOf(word);
     // the word without a trailing period (initials, abbreviations)
     const bare = folded.endsWith(".") ? folded.slice(0, -1) : folded;
     const letters = isAsciiLetters(bare) ? bare : bare.replace(NON_LETTER, "");
     const nLetters = codePointLength(letters);
-    const upper = word.toUpperCase(), lower = word.toLowerCase();
 
-    // identity
-    shared.push(H_WORD(bare));
-    own.push(H_RAW(word));
+    // own: identity as written, character n-grams, raw-case prefix / suffix
+    this.#reserve(128);
+    const pool = this.#pool;
+    let top = this.#top;
+    const ownStart = top;
+    pool[top++] = H_RAW(word);
     // character n-grams of the folded word with boundary marks
     // (over "^" + the first 16 code units + "$", without building that string)
     const mLen = (bare.length > 16 ? 16 : bare.length) + 2;
@@ -402,88 +482,94 @@ export class Featurizer {
         h = Math.imul(h, 0x01000193);
         const len = j - i + 1;
         if (len >= 2 && (len <= 4 || i === 0 || j === mLen - 1)) {
-          own.push(mix(h >>> 0, 100 + len));
+          pool[top++] = mix(h >>> 0, 100 + len);
         }
       }
     }
-    // raw-case prefix / suffix
-    own.push(
-      hashRange(word, 0, word.length < 3 ? word.length : 3, RP_SEED),
-      hashRange(word, word.length < 3 ? 0 : word.length - 3, word.length, RS_SEED),
-    );
-    // suffix, shape, script, length
-    shared.push(hashRange(bare, bare.length < 3 ? 0 : bare.length - 3, bare.length, S3_SEED));
-    const shapeH = ASCII_ONLY.test(word) ? shapeHashAscii(word) : H_SHAPE(shapeOf(word));
+    pool[top++] = hashRange(word, 0, word.length < 3 ? word.length : 3, RP_SEED);
+    pool[top++] = hashRange(word, word.length < 3 ? 0 : word.length - 3, word.length, RS_SEED);
+    const ownEnd = top;
+
+    // shared: identity, suffix, shape, script, length, marks, lexicon hits, syllables
+    const sharedStart = top;
+    pool[top++] = H_WORD(bare);
+    pool[top++] = hashRange(bare, bare.length < 3 ? 0 : bare.length - 3, bare.length, S3_SEED);
+    const shapeH = ascii ? shapeHashAscii(word) : H_SHAPE(shapeOf(word));
     let scriptH = SCRIPT_H.get(script);
     if (scriptH === undefined) SCRIPT_H.set(script, scriptH = F(`sc:${script}`));
-    shared.push(shapeH, scriptH, LEN_H[lengthBucket(nLetters)]);
-    core.push(shapeH);
-    if (word.includes("-")) shared.push(HYPHEN);
-    if (word.includes("'") || word.includes("’")) shared.push(APOS);
-    if (word.endsWith(".")) shared.push(PERIOD);
-    if (hasDiacritics(word)) shared.push(DIACRITICS);
+    pool[top++] = shapeH;
+    pool[top++] = scriptH;
+    pool[top++] = LEN_H[lengthBucket(nLetters)];
+    if (word.includes("-")) pool[top++] = HYPHEN;
+    if (word.includes("'") || word.includes("’")) pool[top++] = APOS;
+    if (word.endsWith(".")) pool[top++] = PERIOD;
+    if (!ascii && hasDiacritics(word)) pool[top++] = DIACRITICS;
     const isInitial = nLetters === 1 && script === "latin";
-    if (isInitial) {
-      shared.push(INITIAL);
-      core.push(INITIAL);
-    }
-    if (
-      LOWER_ONLY_PARTICLES.has(word) || ACCENTED_PARTICLES.has(lower) || PARTICLES.has(folded) ||
-      PARTICLES.has(bare)
-    ) {
-      shared.push(PARTICLE);
-      core.push(PARTICLE);
-    }
-    if (word.length > 1 && upper === word && lower !== word) {
-      shared.push(ALLCAPS);
-    }
+    if (isInitial) pool[top++] = INITIAL;
+    const particle = LOWER_ONLY_PARTICLES.has(word) || ACCENTED_PARTICLES.has(lower) ||
+      PARTICLES.has(folded) || PARTICLES.has(bare);
+    if (particle) pool[top++] = PARTICLE;
+    const upperOnly = !hasLower && hasUpper;
+    if (word.length > 1 && upperOnly) pool[top++] = ALLCAPS;
+    this.#top = top;
     // lexicon hits (whole word, apostrophe-free, each hyphen part)
-    const lexBefore = shared.length;
-    this.#lexHits(bare, shared, 0);
-    if (shared.length === lexBefore && bare.includes("'")) {
-      this.#lexHits(bare.replace(/'/g, ""), shared, 0);
-    }
-    if (shared.length === lexBefore && bare.includes(" ")) {
-      this.#lexHits(bare.replace(/ /g, ""), shared, 0);
-    }
-    if (shared.length === lexBefore) shared.push(LEX_NONE);
-    for (let i = lexBefore; i < shared.length; i++) core.push(shared[i]);
+    const lexStart = top;
+    const ids = this.#lexHits(bare, 0);
+    if (this.#top === lexStart && bare.includes("'")) this.#lexHits(bare.replace(/'/g, ""), 0);
+    if (this.#top === lexStart && bare.includes(" ")) this.#lexHits(bare.replace(/ /g, ""), 0);
+    if (this.#top === lexStart) this.#push(LEX_NONE);
+    const lexEnd = this.#top;
     if (bare.includes("-")) {
       const parts = bare.split("-");
       for (let p = 0; p < parts.length && p < 3; p++) {
-        if (parts[p]) this.#lexHits(parts[p], shared, 200 + (p === 0 ? 0 : 1));
+        if (parts[p]) this.#lexHits(parts[p], 200 + (p === 0 ? 0 : 1));
       }
-      const joined = parts.join("");
-      this.#lexHits(joined, shared, 210);
+      this.#lexHits(parts.join(""), 210);
     }
     // syllable structure (pinyin, Korean romanisation, romaji)
     if (script === "latin" && letters.length > 0) {
-      const w = letters;
+      const hyphen = bare.includes("-");
       for (let si = 0; si < this.#syl.length; si++) {
         const s = this.#syl[si];
-        const k = s.trie.count(w, this.#best);
-        shared.push(s.hashes[k]);
-        if (k > 0 && bare.includes("-")) shared.push(mix(s.hashes[k], 7));
+        const k = s.trie.count(letters, this.#best);
+        this.#push(s.hashes[k]);
+        if (k > 0 && hyphen) this.#push(mix(s.hashes[k], 7));
       }
     } else if (isCjkScript(script)) {
-      shared.push(CJKLEN_H[Math.min(codePointLength(word), 4)]);
+      this.#push(CJKLEN_H[Math.min(codePointLength(word), 4)]);
     }
+    const sharedEnd = this.#top;
+
+    // core: shape, initial, particle, and the whole-word lexicon hits (or their absence)
+    const lexCount = lexEnd - lexStart;
+    const core = this.#reserve(3 + lexCount);
+    top = this.#top;
+    const coreStart = top;
+    core[top++] = shapeH;
+    if (isInitial) core[top++] = INITIAL;
+    if (particle) core[top++] = PARTICLE;
+    core.copyWithin(top, lexStart, lexEnd);
+    top += lexCount;
+    this.#top = top;
+
     let sur = false, giv = false;
-    const ids = this.config.surnamePair ? this.#lex.get(bare) : undefined;
-    if (ids) {
+    if (ids && this.config.surnamePair) {
       for (let i = 0; i < ids.length; i++) {
         if (this.#surTag[ids[i]]) sur = true;
         if (this.#givTag[ids[i]]) giv = true;
       }
     }
     const info: WordInfo = {
+      ownStart,
+      ownEnd,
+      sharedStart,
+      sharedEnd,
+      coreStart,
+      coreEnd: top,
       sur,
       giv,
-      own,
-      shared,
-      core,
-      caps: upper === word && lower !== word && letters.length > 1,
-      lower: lower === word && upper !== word,
+      caps: upperOnly && letters.length > 1,
+      lower: !hasUpper && hasLower,
       letters: letters.length > 0,
     };
     this.#cache.set(word, info);
@@ -497,6 +583,7 @@ export class Featurizer {
     const K = this.config.maxFeatures;
     const B = this.config.buckets;
     const pair = this.config.surnamePair === true;
+    const rows = this.#rows;
     if (this.#scratch.length < tokens * K) this.#scratch = new Int32Array(tokens * K * 2);
     const indices = this.#scratch;
     const counts = this.#counts.length >= tokens
@@ -520,49 +607,52 @@ export class Featurizer {
           if (!info.lower) allLower = false;
         }
       }
+      const hashes = this.#pool; // every word of this name is in it now
+      const put = (k: number, end: number, from: number, to: number, ns: number) =>
+        putAll(indices, k, end, hashes, from, to, ns, B);
       for (let i = 0; i < n; i++, t++) {
         const start = t * K;
         const end = start + K;
         let k = start;
         const me = infos[i];
-        indices[k++] = mix(BIAS, NS_SELF) % B;
-        indices[k++] = mix(POS_START[i < 3 ? i : 3], NS_SELF) % B;
-        indices[k++] = mix(POS_END[n - 1 - i < 3 ? n - 1 - i : 3], NS_SELF) % B;
-        indices[k++] = mix(N_WORDS[n < 6 ? n : 6], NS_SELF) % B;
-        if (allCaps) indices[k++] = mix(NAME_ALL_CAPS, NS_NAME) % B;
-        else if (allLower) indices[k++] = mix(NAME_ALL_LOWER, NS_NAME) % B;
-        else if (me.caps) indices[k++] = mix(CAPS_IN_MIXED, NS_NAME) % B;
-        else if (me.lower) indices[k++] = mix(LOWER_IN_MIXED, NS_NAME) % B;
+        indices[k++] = rows.bias;
+        indices[k++] = rows.posStart[i < 3 ? i : 3];
+        indices[k++] = rows.posEnd[n - 1 - i < 3 ? n - 1 - i : 3];
+        indices[k++] = rows.nWords[n < 6 ? n : 6];
+        if (allCaps) indices[k++] = rows.nameAllCaps;
+        else if (allLower) indices[k++] = rows.nameAllLower;
+        else if (me.caps) indices[k++] = rows.capsInMixed;
+        else if (me.lower) indices[k++] = rows.lowerInMixed;
         if (pair && i >= n - 2 && n >= 3 && infos[n - 2].sur && infos[n - 1].sur) {
-          indices[k++] = mix(infos[n - 2].giv ? PAIR_SUR_GIV : PAIR_SUR, NS_NAME) % B;
+          indices[k++] = infos[n - 2].giv ? rows.pairSurGiv : rows.pairSur;
         }
-        if (i === 0) k = putAll(indices, k, end, me.core, NS_POS_FIRST, B);
-        if (i === n - 1) k = putAll(indices, k, end, me.core, NS_POS_LAST, B);
-        k = putAll(indices, k, end, me.shared, NS_SELF, B);
+        if (i === 0) k = put(k, end, me.coreStart, me.coreEnd, NS_POS_FIRST);
+        if (i === n - 1) k = put(k, end, me.coreStart, me.coreEnd, NS_POS_LAST);
+        k = put(k, end, me.sharedStart, me.sharedEnd, NS_SELF);
         // context words
         if (i > 0) {
           const p = infos[i - 1];
-          k = putAll(indices, k, end, p.shared, NS_PREV, B);
-          if (!allCaps && p.caps && k < end) indices[k++] = mix(CAPS_IN_MIXED, NS_PREV) % B;
-        } else if (k < end) indices[k++] = mix(BOS, NS_PREV) % B;
+          k = put(k, end, p.sharedStart, p.sharedEnd, NS_PREV);
+          if (!allCaps && p.caps && k < end) indices[k++] = rows.capsPrev;
+        } else if (k < end) indices[k++] = rows.bos;
         if (i < n - 1) {
           const q = infos[i + 1];
-          k = putAll(indices, k, end, q.shared, NS_NEXT, B);
-          if (!allCaps && q.caps && k < end) indices[k++] = mix(CAPS_IN_MIXED, NS_NEXT) % B;
-        } else if (k < end) indices[k++] = mix(EOS, NS_NEXT) % B;
-        if (i > 1) k = putAll(indices, k, end, infos[i - 2].core, NS_PREV2, B);
-        if (i < n - 2) k = putAll(indices, k, end, infos[i + 2].core, NS_NEXT2, B);
+          k = put(k, end, q.sharedStart, q.sharedEnd, NS_NEXT);
+          if (!allCaps && q.caps && k < end) indices[k++] = rows.capsNext;
+        } else if (k < end) indices[k++] = rows.eos;
+        if (i > 1) k = put(k, end, infos[i - 2].coreStart, infos[i - 2].coreEnd, NS_PREV2);
+        if (i < n - 2) k = put(k, end, infos[i + 2].coreStart, infos[i + 2].coreEnd, NS_NEXT2);
         if (i > 1) {
-          k = putAll(indices, k, end, infos[0].core, NS_FIRST, B);
-          if (!allCaps && infos[0].caps && k < end) indices[k++] = mix(CAPS_IN_MIXED, NS_FIRST) % B;
+          const first = infos[0];
+          k = put(k, end, first.coreStart, first.coreEnd, NS_FIRST);
+          if (!allCaps && first.caps && k < end) indices[k++] = rows.capsFirst;
         }
         if (i < n - 2) {
-          k = putAll(indices, k, end, infos[n - 1].core, NS_LAST, B);
-          if (!allCaps && infos[n - 1].caps && k < end) {
-            indices[k++] = mix(CAPS_IN_MIXED, NS_LAST) % B;
-          }
+          const last = infos[n - 1];
+          k = put(k, end, last.coreStart, last.coreEnd, NS_LAST);
+          if (!allCaps && last.caps && k < end) indices[k++] = rows.capsLast;
         }
-        k = putAll(indices, k, end, me.own, NS_SELF, B);
+        k = put(k, end, me.ownStart, me.ownEnd, NS_SELF);
         counts[t] = k - start;
         if (k - start > width) width = k - start;
       }
@@ -570,6 +660,7 @@ export class Featurizer {
     offsets[names.length] = t;
     infos.length = 0;
     this.#cache.clear();
+    this.#top = 0;
     if (tokens === 0) return { indices: new Int32Array(0), tokens, width: K, offsets };
     // compact to the width actually used, padded with the padding row
     const out = new Int32Array(tokens * width);
@@ -582,19 +673,24 @@ export class Featurizer {
   }
 }
 
-/** Writes `mix(h, ns) % buckets` for each hash while there is room; returns the next slot. */
+/**
+ * Writes `mix(h, ns) % buckets` for each hash of `hashes[from, to)` while there is room;
+ * returns the next slot.
+ */
 function putAll(
   out: Int32Array,
   k: number,
   end: number,
-  hashes: readonly number[],
+  hashes: Int32Array,
+  from: number,
+  to: number,
   ns: number,
   buckets: number,
 ): number {
   if ((buckets & (buckets - 1)) === 0) {
     // a power of two: the low bits of the mixed hash (= `% buckets` of the unsigned value)
     const mask = buckets - 1, nsMul = Math.imul(ns, 0x9e3779b1);
-    for (let j = 0; j < hashes.length && k < end; j++) {
+    for (let j = from; j < to && k < end; j++) {
       let h = hashes[j] ^ nsMul;
       h ^= h >>> 16;
       h = Math.imul(h, 0x85ebca6b);
@@ -605,6 +701,6 @@ function putAll(
     }
     return k;
   }
-  for (let j = 0; j < hashes.length && k < end; j++) out[k++] = mix(hashes[j], ns) % buckets;
+  for (let j = from; j < to && k < end; j++) out[k++] = mix(hashes[j] >>> 0, ns) % buckets;
   return k;
 }
