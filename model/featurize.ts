@@ -5,7 +5,7 @@
  * Every feature is a row index into one embedding table of `buckets` rows; row `buckets` is
  * the all-zero padding row.
  */
-import { fold, hasDiacritics, isCjkScript, type Script, scriptOf } from "./text.ts";
+import { fold, foldWithMarks, isCjkScript, type Script, scriptOf } from "./text.ts";
 
 export interface FeatureConfig {
   /** Number of hashed embedding rows (the padding row is `buckets`). */
@@ -446,7 +446,7 @@ export class Featurizer {
     // Printable ASCII (the common case) needs no Unicode folding or case mapping: `fold` is the
     // lower-cased word, and the case flags come from one pass over the characters.
     const ascii = isPrintableAscii(word);
-    let folded: string, lower: string, hasUpper = false, hasLower = false;
+    let folded: string, lower: string, hasUpper = false, hasLower = false, diacritics = false;
     if (ascii) {
       folded = lower = word.toLowerCase();
       for (let i = 0; i < word.length; i++) {
@@ -455,7 +455,7 @@ export class Featurizer {
         else if (c >= 97 && c <= 122) hasLower = true;
       }
     } else {
-      folded = fold(word);
+      ({ folded, diacritics } = foldWithMarks(word));
       lower = word.toLowerCase();
       hasUpper = lower !== word;
       hasLower = word.toUpperCase() !== word;
@@ -503,7 +503,7 @@ export class Featurizer {
     if (word.includes("-")) pool[top++] = HYPHEN;
     if (word.includes("'") || word.includes("’")) pool[top++] = APOS;
     if (word.endsWith(".")) pool[top++] = PERIOD;
-    if (!ascii && hasDiacritics(word)) pool[top++] = DIACRITICS;
+    if (diacritics) pool[top++] = DIACRITICS;
     const isInitial = nLetters === 1 && script === "latin";
     if (isInitial) pool[top++] = INITIAL;
     const particle = LOWER_ONLY_PARTICLES.has(word) || ACCENTED_PARTICLES.has(lower) ||

@@ -18,19 +18,31 @@ const SPECIAL_RE = /[đøßłæœıþðħ]/g;
 
 /** Lower-cases, removes diacritics (NFD marks) and folds a few letters (đ→d, ß→ss, ł→l…). */
 export function fold(word: string): string {
-  let s = word.toLowerCase();
+  const s = word.toLowerCase();
   // Fast path: plain ASCII needs no normalisation.
   if (!NON_ASCII.test(s)) return s;
-  s = s.normalize("NFD").replace(MARKS, "");
-  return s.replace(SPECIAL_RE, (c) => SPECIAL_FOLDS[c] ?? c).normalize("NFC");
+  return foldSpecials(s.normalize("NFD").replace(MARKS, ""));
 }
 
-/** True when the word has a letter with a diacritic or a special folded letter. */
-export function hasDiacritics(word: string): boolean {
-  if (!NON_ASCII.test(word)) return false;
+/** Folds the special letters of a lower-cased word whose marks are gone, and recomposes it. */
+function foldSpecials(unmarked: string): string {
+  return unmarked.replace(SPECIAL_RE, (c) => SPECIAL_FOLDS[c] ?? c).normalize("NFC");
+}
+
+const SPECIAL_TEST = /[đøßłæœıþðħ]/;
+
+/**
+ * `fold(word)`, and whether the word has a letter with a diacritic or a special folded letter,
+ * sharing one Unicode decomposition.
+ */
+export function foldWithMarks(word: string): { folded: string; diacritics: boolean } {
   const lower = word.toLowerCase();
-  return lower.normalize("NFD").replace(MARKS, "") !== lower.normalize("NFD") ||
-    SPECIAL_RE.test(lower);
+  const decomposed = lower.normalize("NFD");
+  const stripped = decomposed.replace(MARKS, "");
+  const diacritics = NON_ASCII.test(word) &&
+    (stripped !== decomposed || SPECIAL_TEST.test(lower));
+  const folded = NON_ASCII.test(lower) ? foldSpecials(stripped) : lower;
+  return { folded, diacritics };
 }
 
 export type Script =
