@@ -4,7 +4,7 @@ import {
   createIdempotencyRecords,
   REPLAY_WINDOW_MS,
 } from "../domain/idempotency/claim_idempotency_key.ts";
-import { createFingerprinter } from "../domain/idempotency/fingerprint.ts";
+import { canonicalJson, createFingerprinter } from "../domain/idempotency/fingerprint.ts";
 import { readIdempotencyKey } from "../domain/idempotency/idempotency_key.ts";
 import { createCharger } from "../domain/billing/charge_units.ts";
 import { migrate } from "../domain/stores/migrate.ts";
@@ -42,6 +42,23 @@ Deno.test("fingerprint: canonical, keyed, one-way", async () => {
   );
   assert.match(a, /^[0-9a-f]{64}$/);
   assert.ok(!a.includes("Ada"));
+  // the standard HMAC-SHA256 (as WebCrypto computes it), so records kept before a change of
+  // implementation still match their retries
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode("secret-a"),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const canonical = canonicalJson({
+    scope: "name.parse",
+    request: { name: "Ada Lovelace", spelling: "as-written" },
+  });
+  const mac = new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(canonical)),
+  );
+  assert.equal(a, Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join(""));
 });
 
 Deno.test(
