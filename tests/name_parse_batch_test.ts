@@ -240,6 +240,30 @@ Deno.test("POST /api/v1/name/parse/batch: rules 1 to 7 of §4.2", DB_TEST, async
     });
 
     await t.step(
+      "a finished batch's record is done, whether its last chunk was charged or only refused",
+      async () => {
+        const stateOf = async (key: string) =>
+          (await env.db.sql<{ state: string }[]>`
+            SELECT state FROM idempotency_records
+             WHERE workspace_id = ${ws.workspaceId} AND idem_key = ${key}`)[0]?.state;
+        // rows 20-24 are charged with the record marked done in the same transaction
+        const charged = people(25, "d");
+        assert.equal((await batch({ names: charged }, "d-1")).status, 200);
+        assert.equal(await stateOf("d-1"), "done");
+        // the last chunk holds one unsplittable row: nothing to charge there, done after it
+        const refusedLast = [...people(20, "e"), "Andrew"];
+        const { data } = await (await batch({ names: refusedLast }, "e-1")).json();
+        assert.equal(data.results[20].error.code, "invalid_input");
+        assert.equal(await stateOf("e-1"), "done");
+        for (const [names, key] of [[charged, "d-1"], [refusedLast, "e-1"]] as const) {
+          const again = (await (await batch({ names }, key)).json()).data;
+          assert.equal(again.replay, true);
+          assert.equal(again.pointsCharged, 0);
+        }
+      },
+    );
+
+    await t.step(
       "concurrent retries of one batch key: one runs, the others are 409 in progress; charged once",
       async () => {
         const names = people(40, "c");

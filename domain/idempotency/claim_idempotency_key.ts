@@ -23,8 +23,12 @@ export const IN_PROGRESS_MESSAGE =
   "A request with this Idempotency-Key is still in progress; retry shortly";
 
 export type Claim =
-  /** This caller holds the lease: do the work (units already charged under the key replay). */
-  | { kind: "claimed"; leaseToken: string; resumed: boolean }
+  /**
+   * This caller holds the lease: do the work (units already charged under the key replay).
+   * A fresh record also brings the workspace's available points as they were when it was
+   * created (read in the same statement, for checks that must precede any work).
+   */
+  | { kind: "claimed"; leaseToken: string; resumed: boolean; available?: number }
   /** The work finished earlier: replay it (`response` is null for routes that store nothing). */
   | { kind: "done"; response: unknown };
 
@@ -77,8 +81,12 @@ export function createIdempotencyRecords(
               ${leaseToken}, ${new Date(now + leaseMs)}, ${new Date(now)},
               ${new Date(now + REPLAY_WINDOW_MS)})
       ON CONFLICT (workspace_id, idem_key) DO NOTHING
-      RETURNING 1`;
-    if (inserted.length > 0) return { kind: "claimed", leaseToken, resumed: false };
+      RETURNING (SELECT b.available FROM balances b WHERE b.workspace_id = ${input.workspaceId})
+                AS available`;
+    if (inserted.length > 0) {
+      const available = Number(inserted[0].available ?? 0);
+      return { kind: "claimed", leaseToken, resumed: false, available };
+    }
 
     const row = (await sql<RecordRow[]>`
       SELECT fingerprint, state, lease_token, lease_until, response, expires_at

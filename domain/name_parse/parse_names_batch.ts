@@ -93,7 +93,9 @@ export async function parseNamesBatch(
     ).length;
     const required = payable * ctx.prices.nameParse;
     if (leaseToken && required > 0) {
-      const { available } = await readBalance(ctx.db.sql, workspaceId);
+      const available = claim.kind === "claimed" && claim.available !== undefined
+        ? claim.available
+        : (await readBalance(ctx.db.sql, workspaceId)).available;
       if (available < required) throw insufficientCredits(required, available);
     }
 
@@ -122,13 +124,20 @@ export async function parseNamesBatch(
       });
       if (toCharge.length === 0) continue;
 
+      // The last chunk, when every row before it was answered (or refused for its input), marks
+      // the record done in the same transaction as its charge: one round trip fewer.
+      const completes = start + BATCH_CHUNK >= names.length && !hasUnansweredRow(results);
       const request: ChargeRequest = {
         workspaceId,
         amount: toCharge.length * ctx.prices.nameParse,
         units: toCharge.length,
         chargeKey: chunkChargeKey(key, start),
         operation: "nameParse",
-        idempotency: { key, leaseToken: leaseToken! },
+        idempotency: {
+          key,
+          leaseToken: leaseToken!,
+          ...(completes ? { complete: { response: null } } : {}),
+        },
       };
       let charged;
       try {
@@ -147,14 +156,14 @@ export async function parseNamesBatch(
         anyChargedUnderKey = true;
         pointsCharged += request.amount;
       }
+      if (completes && (charged.outcome === "charged" || charged.outcome === "duplicate")) {
+        finished = true;
+      }
       if (charged.outcome === "lease_lost") stopped = ROW_IN_PROGRESS;
     }
 
     const answered = results.filter((row) => "data" in row) as { data: { replay: boolean } }[];
-    const unanswered = results.some((row) =>
-      "error" in row && row.error.code !== "invalid_input" && row.error.code !== "validation_error"
-    );
-    if (leaseToken && !unanswered) {
+    if (leaseToken && !finished && !hasUnansweredRow(results)) {
       await ctx.idempotency.complete({ workspaceId, key, leaseToken });
       finished = true;
     }
@@ -170,6 +179,17 @@ export async function parseNamesBatch(
         .catch(() => {});
     }
   }
+}
+
+/**
+ * True when some row so far got no answer for a reason other than its own input (a row that
+ * could not be paid or charged, or that another request holds): the record stays open.
+ */
+function hasUnansweredRow(results: readonly (BatchRow | undefined)[]): boolean {
+  return results.some((row) =>
+    row !== undefined && "error" in row && row.error.code !== "invalid_input" &&
+    row.error.code !== "validation_error"
+  );
 }
 
 /** The row a charge outcome gives: an answer (charged now, or a replay) or a row error. */
