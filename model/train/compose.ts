@@ -154,6 +154,18 @@ function stripMarks(s: string): string {
 }
 
 /** Japanese romaji spelling variants: Satou → Sato / Satou / Satō. */
+/**
+ * The lexicon's spellings of a romanised Japanese name: as the source writes it (wāpuro, "Satou",
+ * "Shinjirou"), with long vowels written short as English text does ("Sato", "Shinjiro"; macrons
+ * fold to the same key), and each with traditional Hepburn's m before b, m and p ("Nambu",
+ * "Homma").
+ */
+function romajiSpellings(s: string): string[] {
+  const short = s.replace(/ou/g, "o").replace(/uu/g, "u").replace(/oo(?=[^aeiou]|$)/g, "o");
+  const hepburnM = (x: string) => x.replace(/n(?=[bmp])/g, "m");
+  return [...new Set([s, short, hepburnM(s), hepburnM(short)])];
+}
+
 function romajiVariant(s: string, rng: Rng): string {
   const r = rng.next();
   if (r < 0.6) return s.replace(/ou/g, "o").replace(/uu/g, "u").replace(/oo(?=[^aeiou]|$)/g, "o");
@@ -247,6 +259,11 @@ export interface Composer {
   syllables: Record<string, string[]>;
   /** Open-class lexicon entries by origin and role, train split only. */
   lexiconEntries: { word: string; tag: string }[];
+  /**
+   * The same for the held-out split's names: kept out of training and of the held-out
+   * measurement, and shipped, so that the service knows every name of the sources.
+   */
+  heldOutLexiconEntries: { word: string; tag: string }[];
 }
 
 export function buildComposer(src: Sources): Composer {
@@ -841,24 +858,39 @@ export function buildComposer(src: Sources): Composer {
     return { words: outW, labels: outL, origin, order: b.order, flags };
   }
 
-  // lexicon entries (train split only) by origin and role
+  // lexicon entries by origin and role: the train split's, and apart the held-out split's
   const lexiconEntries: { word: string; tag: string }[] = [];
+  const heldOutLexiconEntries: { word: string; tag: string }[] = [];
   const addPool = (
     pool: Pool,
     tag: string,
     conv: (s: string) => string[] = (s) => s.split(/\s+/),
   ) => {
-    pool.train.forEach((x, rank) => {
-      for (const w of conv(x)) lexiconEntries.push({ word: w, tag });
-      if (tag === "g.en" || tag === "s.en") {
-        const bucket = rank < 200 ? "r1" : rank < 2000 ? "r2" : rank < 10000 ? "r3" : "r4";
-        for (const w of conv(x)) lexiconEntries.push({ word: w, tag: `${tag}.${bucket}` });
-      }
-      if (tag === "s.zh" || tag === "s.ko" || tag === "s.vi") {
-        const bucket = rank < 10 ? "r1" : rank < 30 ? "r2" : rank < 100 ? "r3" : "r4";
-        for (const w of conv(x)) lexiconEntries.push({ word: w, tag: `${tag}.${bucket}` });
-      }
-    });
+    // a held-out name is ranked where it would stand among the train split's names
+    let trainRank = 0;
+    for (const x of pool.all) {
+      const heldOut = pool.isHeldOut(x);
+      const rank = heldOut ? trainRank : trainRank++;
+      addName(heldOut ? heldOutLexiconEntries : lexiconEntries, x, rank, tag, conv);
+    }
+  };
+  /** A name's entries: each word under its tag, and for ranked tags under its rank bucket. */
+  const addName = (
+    entries: { word: string; tag: string }[],
+    x: string,
+    rank: number,
+    tag: string,
+    conv: (s: string) => string[],
+  ) => {
+    for (const w of conv(x)) entries.push({ word: w, tag });
+    if (tag === "g.en" || tag === "s.en") {
+      const bucket = rank < 200 ? "r1" : rank < 2000 ? "r2" : rank < 10000 ? "r3" : "r4";
+      for (const w of conv(x)) entries.push({ word: w, tag: `${tag}.${bucket}` });
+    }
+    if (tag === "s.zh" || tag === "s.ko" || tag === "s.vi") {
+      const bucket = rank < 10 ? "r1" : rank < 30 ? "r2" : rank < 100 ? "r3" : "r4";
+      for (const w of conv(x)) entries.push({ word: w, tag: `${tag}.${bucket}` });
+    }
   };
   for (const o of western) {
     addPool(pools[o].given, `g.${o}`);
@@ -897,7 +929,10 @@ export function buildComposer(src: Sources): Composer {
   addPool(pools.zhHan.given, "g.zh");
   // single characters of CJK names (for names written without spaces, split per character)
   const addChars = (pool: Pool, tag: string) => {
-    for (const x of pool.train) for (const ch of x) lexiconEntries.push({ word: ch, tag });
+    for (const x of pool.all) {
+      const entries = pool.isHeldOut(x) ? heldOutLexiconEntries : lexiconEntries;
+      for (const ch of x) entries.push({ word: ch, tag });
+    }
   };
   addChars(pools.zhHan.given, "gc.zh");
   addChars(pools.jaHan.given, "gc.ja");
@@ -921,8 +956,8 @@ export function buildComposer(src: Sources): Composer {
   }
   addPool(koGivenHangul, "g.ko");
   addPool(pools.koHangul.surname, "s.ko");
-  addPool(pools.ja.given, "g.ja", (s) => [s, romajiVariant(s, new Rng(1))]);
-  addPool(pools.ja.surname, "s.ja", (s) => [s, s.replace(/ou/g, "o").replace(/uu/g, "u")]);
+  addPool(pools.ja.given, "g.ja", romajiSpellings);
+  addPool(pools.ja.surname, "s.ja", romajiSpellings);
   addPool(pools.jaHan.given, "g.ja");
   addPool(pools.jaHan.surname, "s.ja");
   addPool(viSur, "s.vi", (s) => [s, stripMarks(s)]);
@@ -938,6 +973,7 @@ export function buildComposer(src: Sources): Composer {
       ja: JA_SYLLABLES,
     },
     lexiconEntries,
+    heldOutLexiconEntries,
   };
 }
 

@@ -35,12 +35,18 @@ function lexKey(w: string): string {
   return f.endsWith(".") ? f.slice(0, -1) : f;
 }
 
-/** Builds the lexicon; `dropShare` of the words are left out (for training-time lexicon misses). */
-export function buildLexicon(c: Composer, dropShare: number): LexiconData {
+/**
+ * Builds the lexicon from the train split's names (and the held-out split's with `withHeldOut`);
+ * `dropShare` of the words are left out (for training-time lexicon misses).
+ */
+export function buildLexicon(c: Composer, dropShare: number, withHeldOut = false): LexiconData {
   const tagIds = new Map<string, number>();
   const tags: string[] = [];
   const map = new Map<string, Set<number>>();
-  for (const { word, tag } of c.lexiconEntries) {
+  const entries = withHeldOut
+    ? [...c.lexiconEntries, ...c.heldOutLexiconEntries]
+    : c.lexiconEntries;
+  for (const { word, tag } of entries) {
     const key = lexKey(word);
     if (!key || isParticle(word)) continue;
     if (dropShare > 0 && (fnv(`lexdrop:${key}`) % 1000) / 1000 < dropShare) continue;
@@ -54,9 +60,9 @@ export function buildLexicon(c: Composer, dropShare: number): LexiconData {
     if (!s) map.set(key, s = new Set());
     s.add(id);
   }
-  const entries = new Map<string, number[]>();
-  for (const [k, s] of map) entries.set(k, [...s].sort((a, b) => a - b));
-  return { tags, entries, syllables: c.syllables };
+  const byWord = new Map<string, number[]>();
+  for (const [k, s] of map) byWord.set(k, [...s].sort((a, b) => a - b));
+  return { tags, entries: byWord, syllables: c.syllables };
 }
 
 export interface Reading {
@@ -165,13 +171,16 @@ export async function runPipeline(o: PipelineOptions): Promise<void> {
   o.log(`[${secs()}] loading sources`);
   const src = await loadSources();
   const composer = buildComposer(src);
-  const shipLex = buildLexicon(composer, 0);
+  // The held-out measurement reads names unseen in training: its lexicon is the train split's.
+  // The shipped lexicon also holds the held-out split's names (the network is the same).
+  const measureLex = buildLexicon(composer, 0);
   const trainLex = buildLexicon(composer, 0.2);
+  const shipLex = buildLexicon(composer, 0, true);
   o.log(
-    `[${secs()}] lexicon: ${shipLex.entries.size} words, ${shipLex.tags.length} tags; training lexicon ${trainLex.entries.size}`,
+    `[${secs()}] lexicon: ${measureLex.entries.size} words, ${measureLex.tags.length} tags; training lexicon ${trainLex.entries.size}; shipped with the held-out names ${shipLex.entries.size}`,
   );
   const trainFeat = new Featurizer(trainLex, o.features);
-  const shipFeat = new Featurizer(shipLex, o.features);
+  const measureFeat = new Featurizer(measureLex, o.features);
   const heldRng = new Rng(o.seed ^ 0xdead);
   const held: Example[] = [];
   for (let i = 0; i < o.heldOut; i++) held.push(composer.compose(heldRng, "test"));
@@ -201,7 +210,7 @@ export async function runPipeline(o: PipelineOptions): Promise<void> {
       }
     }
     trainer.lr *= 0.7;
-    const rep = evaluate(w, shipFeat, held.slice(0, 5000), shipLex);
+    const rep = evaluate(w, measureFeat, held.slice(0, 5000), measureLex);
     o.log(
       `[${secs()}] epoch ${ep + 1} done: loss ${(loss / tokens).toFixed(4)} held-out(5k) ${
         rep.accuracy.toFixed(4)
@@ -211,7 +220,7 @@ export async function runPipeline(o: PipelineOptions): Promise<void> {
   // quantise, report on the shipped (dequantised) weights
   const qe = quantizeRows(w.emb, w.buckets + 1, w.dim);
   const shipW = dequantized(w, qe);
-  const report = evaluate(shipW, shipFeat, held, shipLex);
+  const report = evaluate(shipW, measureFeat, held, measureLex);
   o.log(`[${secs()}] held-out (${report.n}) accuracy ${report.accuracy.toFixed(4)}`);
   for (const [k, s] of Object.entries(report.slices).sort()) {
     if (s.n >= 30) {
