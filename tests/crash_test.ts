@@ -33,12 +33,13 @@ async function waitHealthy(base: string): Promise<void> {
   throw new Error("service did not become healthy");
 }
 
+/** The service as its own process; `CRASH_TEST_STDERR=1` shows its stderr in the test output. */
 function startProcess(env: Record<string, string>) {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--unstable-kv", new URL("../main.ts", import.meta.url).pathname],
     env: { ...env, LOG_REQUESTS: "false" },
     stdout: "null",
-    stderr: "null",
+    stderr: Deno.env.get("CRASH_TEST_STDERR") ? "inherit" : "null",
   }).spawn();
 }
 
