@@ -519,7 +519,8 @@ export class Featurizer {
     if (this.#top === lexStart && bare.includes(" ")) this.#lexHits(bare.replace(/ /g, ""), 0);
     if (this.#top === lexStart) this.#push(LEX_NONE);
     const lexEnd = this.#top;
-    if (bare.includes("-")) {
+    const hyphenated = bare.includes("-");
+    if (hyphenated) {
       const parts = bare.split("-");
       for (let p = 0; p < parts.length && p < 3; p++) {
         if (parts[p]) this.#lexHits(parts[p], 200 + (p === 0 ? 0 : 1));
@@ -528,12 +529,11 @@ export class Featurizer {
     }
     // syllable structure (pinyin, Korean romanisation, romaji)
     if (script === "latin" && letters.length > 0) {
-      const hyphen = bare.includes("-");
       for (let si = 0; si < this.#syl.length; si++) {
         const s = this.#syl[si];
         const k = s.trie.count(letters, this.#best);
         this.#push(s.hashes[k]);
-        if (k > 0 && hyphen) this.#push(mix(s.hashes[k], 7));
+        if (k > 0 && hyphenated) this.#push(mix(s.hashes[k], 7));
       }
     } else if (isCjkScript(script)) {
       this.#push(CJKLEN_H[Math.min(codePointLength(word), 4)]);
