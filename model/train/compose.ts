@@ -153,11 +153,10 @@ function stripMarks(s: string): string {
     .normalize("NFC");
 }
 
-/** Japanese romaji spelling variants: Satou → Sato / Satou / Satō. */
 /**
  * The lexicon's spellings of a romanised Japanese name: as the source writes it (wāpuro, "Satou",
- * "Shinjirou"), with long vowels written short as English text does ("Sato", "Shinjiro"; macrons
- * fold to the same key), and each with traditional Hepburn's m before b, m and p ("Nambu",
+ * "Kenichirou"), with long vowels written short as English text does ("Sato", "Kenichiro"; macrons
+ * fold to the same key), and each with traditional Hepburn's m before b, m and p ("Sampei",
  * "Homma").
  */
 function romajiSpellings(s: string): string[] {
@@ -166,6 +165,7 @@ function romajiSpellings(s: string): string[] {
   return [...new Set([s, short, hepburnM(s), hepburnM(short)])];
 }
 
+/** Japanese romaji spelling variants: Satou → Sato / Satou / Satō. */
 function romajiVariant(s: string, rng: Rng): string {
   const r = rng.next();
   if (r < 0.6) return s.replace(/ou/g, "o").replace(/uu/g, "u").replace(/oo(?=[^aeiou]|$)/g, "o");
