@@ -42,7 +42,7 @@ export async function startService(
       granted: result.granted,
     });
   }
-  const ctx = await buildContext({ config, db, kv, clock: systemClock, logger, secret, nameModel });
+  const ctx = buildContext({ config, db, kv, clock: systemClock, logger, secret, nameModel });
   const app = createApp(ctx, { logRequests: config.logRequests });
   if (options.workers ?? true) scheduleIdempotencySweeper(ctx);
   const server = Deno.serve({

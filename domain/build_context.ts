@@ -22,7 +22,7 @@ export interface ContextParts {
 }
 
 /** Wires the domain's ports once; main.ts and the test harness both build through here. */
-export async function buildContext(parts: ContextParts): Promise<DomainContext> {
+export function buildContext(parts: ContextParts): DomainContext {
   const { db, kv, clock, logger, config } = parts;
   return {
     db,
@@ -38,7 +38,7 @@ export async function buildContext(parts: ContextParts): Promise<DomainContext> 
     rateLimiter: createRateLimiter({ kv, clock, rules: config.rateLimits }),
     // PGlite runs one statement at a time: a second flight would only queue behind the first.
     charge: createCharger(db.sql, { maxInFlight: db.kind === "pglite" ? 1 : 2 }),
-    fingerprint: await createFingerprinter(parts.secret),
+    fingerprint: createFingerprinter(parts.secret),
     idempotency: createIdempotencyRecords({ sql: db.sql, clock }),
     nameModel: parts.nameModel ? coalescedModel(parts.nameModel) : null,
   };

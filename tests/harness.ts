@@ -72,7 +72,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
   const kv = await openKv(options.kvPath ?? ":memory:");
   const clock = options.clock ?? new FakeClock(Date.now());
   const logger = memoryLogger();
-  const ctx = await buildContext({
+  const ctx = buildContext({
     config: {
       prices: options.config?.prices ?? DEFAULT_PRICES,
       rateLimits: options.config?.rateLimits ?? DEFAULT_RATE_LIMITS,

@@ -5,17 +5,15 @@
  */
 import { createHmac } from "node:crypto";
 
-export type Fingerprinter = (scope: string, request: unknown) => Promise<string>;
+export type Fingerprinter = (scope: string, request: unknown) => string;
 
 /**
  * Uses node:crypto's synchronous HMAC: the same bytes as WebCrypto's, at about a sixth of the
  * cost per call (measured 11 µs vs 72 µs for a batch of 100 names).
  */
-export function createFingerprinter(secret: string): Promise<Fingerprinter> {
-  return Promise.resolve((scope, request) => {
-    const canonical = canonicalJson({ scope, request });
-    return Promise.resolve(createHmac("sha256", secret).update(canonical).digest("hex"));
-  });
+export function createFingerprinter(secret: string): Fingerprinter {
+  return (scope, request) =>
+    createHmac("sha256", secret).update(canonicalJson({ scope, request })).digest("hex");
 }
 
 /** JSON with object keys sorted at every level, so key order never changes a fingerprint. */

@@ -41,7 +41,7 @@ export async function parseName(ctx: DomainContext, input: ParseNameInput): Prom
     return billed(ctx, answer, result[0]);
   }
 
-  const fingerprint = await ctx.fingerprint(PARSE_SCOPE, {
+  const fingerprint = ctx.fingerprint(PARSE_SCOPE, {
     name: input.name,
     spelling: input.spelling,
   });

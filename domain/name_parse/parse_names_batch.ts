@@ -74,7 +74,7 @@ export async function parseNamesBatch(
   input: ParseBatchInput,
 ): Promise<ParsedBatch> {
   const { workspaceId, names, idempotencyKey: key } = input;
-  const fingerprint = await ctx.fingerprint(BATCH_SCOPE, { names, spelling: input.spelling });
+  const fingerprint = ctx.fingerprint(BATCH_SCOPE, { names, spelling: input.spelling });
   const claim = await ctx.idempotency.claim({ workspaceId, key, scope: BATCH_SCOPE, fingerprint });
   const leaseToken = claim.kind === "claimed" ? claim.leaseToken : null;
 
