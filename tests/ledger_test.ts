@@ -219,3 +219,44 @@ Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async 
     });
   });
 });
+
+Deno.test(
+  "ledger: a charge reads the ledger by key, never by scanning it, even with no planner statistics",
+  DB_TEST,
+  async () => {
+    // A fresh database has no statistics until autovacuum (if it runs at all) analyzes it. The
+    // planner then guessed a hashed subplan that scanned every ledger posting on each charge, so
+    // charges slowed down as the ledger grew. Counting this transaction's table scans pins it.
+    await withWorkspace("scan-free", 1_000_000, async (db, workspaceId) => {
+      const charge = createCharger(db.sql);
+      for (let round = 0; round < 10; round++) {
+        await charge(Array.from({ length: 50 }, (_, i) => ({
+          workspaceId,
+          amount: 1,
+          chargeKey: `fill-${round}-${i}`,
+          operation: "nameParse",
+        })));
+      }
+      // The counters read here may include earlier transactions' counts not yet flushed, so
+      // the charge's own scans are the difference across it, inside one transaction.
+      const seqScans = (tx: import("postgres").TransactionSql) =>
+        tx<{ relname: string; seq_scan: string }[]>`
+          SELECT relname, seq_scan FROM pg_stat_xact_user_tables
+           WHERE relname IN ('ledger_entries', 'balances', 'idempotency_records')`;
+      const scanned = await db.sql.begin(async (tx) => {
+        const before = new Map((await seqScans(tx)).map((row) => [row.relname, row.seq_scan]));
+        const items = Array.from({ length: 20 }, (_, i) => ({
+          w: workspaceId,
+          a: 1,
+          k: i < 5 ? `fill-0-${i}` : `probe-${i}`,
+          o: "nameParse",
+        }));
+        await tx`SELECT * FROM ledger_charge_many(${tx.json(items as never)}::jsonb)`;
+        return (await seqScans(tx))
+          .filter((row) => Number(row.seq_scan) > Number(before.get(row.relname) ?? 0))
+          .map((row) => row.relname);
+      });
+      assert.deepEqual(scanned, []);
+    });
+  },
+);
