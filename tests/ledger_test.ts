@@ -5,7 +5,7 @@ import { grantPoints } from "../domain/billing/grant_points.ts";
 import { reservePoints } from "../domain/billing/reserve_points.ts";
 import { settleReservationAlone } from "../domain/billing/settle_reservation.ts";
 import { releaseReservation } from "../domain/billing/release_reservation.ts";
-import { openDatabase } from "../domain/stores/database.ts";
+import { openDatabase, type TransactionSql } from "../domain/stores/database.ts";
 import { migrate } from "../domain/stores/migrate.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { DB_TEST, openTestDatabase } from "./harness.ts";
@@ -239,24 +239,33 @@ Deno.test(
       }
       // The counters read here may include earlier transactions' counts not yet flushed, so
       // the charge's own scans are the difference across it, inside one transaction.
-      const seqScans = (tx: import("postgres").TransactionSql) =>
+      const seqScans = (tx: TransactionSql) =>
         tx<{ relname: string; seq_scan: string }[]>`
           SELECT relname, seq_scan FROM pg_stat_xact_user_tables
            WHERE relname IN ('ledger_entries', 'balances', 'idempotency_records')`;
       const scanned = await db.sql.begin(async (tx) => {
         const before = new Map((await seqScans(tx)).map((row) => [row.relname, row.seq_scan]));
+        // 5 units charged before, 14 new ones, and one under an idempotency key nobody holds.
         const items = Array.from({ length: 20 }, (_, i) => ({
           w: workspaceId,
           a: 1,
           k: i < 5 ? `fill-0-${i}` : `probe-${i}`,
           o: "nameParse",
+          ...(i === 19 ? { i: "no-such-key", t: "no-such-lease" } : {}),
         }));
-        await tx`SELECT * FROM ledger_charge_many(${tx.json(items as never)}::jsonb)`;
-        return (await seqScans(tx))
+        const outcomes = await tx<{ outcome: string }[]>`
+          SELECT outcome FROM ledger_charge_many(${tx.json(items as never)}::jsonb) ORDER BY idx`;
+        const scans = (await seqScans(tx))
           .filter((row) => Number(row.seq_scan) > Number(before.get(row.relname) ?? 0))
           .map((row) => row.relname);
+        return { outcomes: outcomes.map((row) => row.outcome), scans };
       });
-      assert.deepEqual(scanned, []);
+      assert.deepEqual(scanned.scans, []);
+      assert.deepEqual(scanned.outcomes, [
+        ...Array(5).fill("duplicate"),
+        ...Array(14).fill("charged"),
+        "lease_lost",
+      ]);
     });
   },
 );
