@@ -14,6 +14,7 @@ import { ensureBootstrapWorkspace } from "./domain/workspaces/ensure_bootstrap_w
 import { loadServiceNameModel } from "./load_service_name_model.ts";
 import { createApp } from "./routes/app.ts";
 import { scheduleIdempotencySweeper } from "./workers/idempotency_sweeper.ts";
+import { scheduleEmbeddedDatabaseMaintenance } from "./workers/embedded_database_maintenance.ts";
 
 export async function startService(
   env: Record<string, string | undefined>,
@@ -44,7 +45,10 @@ export async function startService(
   }
   const ctx = buildContext({ config, db, kv, clock: systemClock, logger, secret, nameModel });
   const app = createApp(ctx, { logRequests: config.logRequests });
-  if (options.workers ?? true) scheduleIdempotencySweeper(ctx);
+  if (options.workers ?? true) {
+    scheduleIdempotencySweeper(ctx);
+    scheduleEmbeddedDatabaseMaintenance(ctx);
+  }
   const server = Deno.serve({
     port: config.port,
     hostname: config.hostname,

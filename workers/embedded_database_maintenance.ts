@@ -1,0 +1,33 @@
+/**
+ * A daily `Deno.cron` job that vacuums and analyzes the embedded PGlite database (see
+ * `vacuum_database.ts` for why it needs one). PGlite answers one statement at a time, so requests
+ * wait while it runs; the schedule puts it at a quiet hour (03:23 UTC). Nothing is scheduled for a
+ * server Postgres: its autovacuum does this.
+ */
+import type { DomainContext } from "../domain/context.ts";
+import { vacuumDatabase } from "../domain/stores/vacuum_database.ts";
+
+export const MAINTENANCE_SCHEDULE = "23 3 * * *";
+
+export async function maintainEmbeddedDatabase(ctx: DomainContext): Promise<void> {
+  const started = performance.now();
+  await vacuumDatabase(ctx.db.sql);
+  ctx.logger.info("embedded database vacuumed and analyzed", {
+    durationMs: Math.round(performance.now() - started),
+  });
+}
+
+/** Registers the job for an embedded database where Deno.cron is available. */
+export function scheduleEmbeddedDatabaseMaintenance(ctx: DomainContext): boolean {
+  if (ctx.db.kind !== "pglite" || typeof Deno.cron !== "function") return false;
+  Deno.cron("maintain the embedded database", MAINTENANCE_SCHEDULE, async () => {
+    try {
+      await maintainEmbeddedDatabase(ctx);
+    } catch (error) {
+      ctx.logger.warn("embedded database maintenance failed", {
+        errorName: (error as Error).name,
+      });
+    }
+  });
+  return true;
+}
