@@ -6,6 +6,7 @@
  */
 import type { DomainContext } from "../domain/context.ts";
 import { vacuumDatabase } from "../domain/stores/vacuum_database.ts";
+import { scheduleCronJob } from "./cron_job.ts";
 
 export const MAINTENANCE_SCHEDULE = "23 3 * * *";
 
@@ -19,15 +20,11 @@ export async function maintainEmbeddedDatabase(ctx: DomainContext): Promise<void
 
 /** Registers the job for an embedded database where Deno.cron is available. */
 export function scheduleEmbeddedDatabaseMaintenance(ctx: DomainContext): boolean {
-  if (ctx.db.kind !== "pglite" || typeof Deno.cron !== "function") return false;
-  Deno.cron("maintain the embedded database", MAINTENANCE_SCHEDULE, async () => {
-    try {
-      await maintainEmbeddedDatabase(ctx);
-    } catch (error) {
-      ctx.logger.warn("embedded database maintenance failed", {
-        errorName: (error as Error).name,
-      });
-    }
+  if (ctx.db.kind !== "pglite") return false;
+  return scheduleCronJob(ctx.logger, {
+    name: "maintain the embedded database",
+    schedule: MAINTENANCE_SCHEDULE,
+    failureMessage: "embedded database maintenance failed",
+    run: () => maintainEmbeddedDatabase(ctx),
   });
-  return true;
 }

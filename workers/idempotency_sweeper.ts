@@ -5,6 +5,7 @@
  */
 import type { DomainContext } from "../domain/context.ts";
 import { expireReplayRecords } from "../domain/idempotency/expire_replay_records.ts";
+import { scheduleCronJob } from "./cron_job.ts";
 
 export const SWEEP_SCHEDULE = "17 * * * *";
 
@@ -14,15 +15,12 @@ export async function sweepIdempotencyRecords(ctx: DomainContext): Promise<numbe
   return expired;
 }
 
-/** Registers the sweeper where Deno.cron is available (`--unstable-cron`, Deno Deploy). */
+/** Registers the sweeper where Deno.cron is available. */
 export function scheduleIdempotencySweeper(ctx: DomainContext): boolean {
-  if (typeof Deno.cron !== "function") return false;
-  Deno.cron("sweep idempotency records", SWEEP_SCHEDULE, async () => {
-    try {
-      await sweepIdempotencyRecords(ctx);
-    } catch (error) {
-      ctx.logger.warn("idempotency sweep failed", { errorName: (error as Error).name });
-    }
+  return scheduleCronJob(ctx.logger, {
+    name: "sweep idempotency records",
+    schedule: SWEEP_SCHEDULE,
+    failureMessage: "idempotency sweep failed",
+    run: () => sweepIdempotencyRecords(ctx),
   });
-  return true;
 }
