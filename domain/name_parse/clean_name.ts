@@ -8,6 +8,7 @@
  */
 import type { CleanedName, NameRefusal, RefusalReason } from "./cleaned_name.ts";
 import { honorificKind } from "./honorifics.ts";
+import { isParticle } from "./particles.ts";
 import { isCredentialKind, isInitial, isPronounTag, postNominalKind } from "./post_nominals.ts";
 import { readPinyinName } from "./pinyin_names.ts";
 import { splitUnspacedName } from "./split_unspaced_name.ts";
@@ -18,6 +19,7 @@ export type { CleanedName, FixedReading, NameRefusal, RefusalReason } from "./cl
 
 const REFUSALS: Record<RefusalReason, NameRefusal> = {
   "one-word": Object.freeze({ kind: "refused", reason: "one-word" }),
+  "surname-only": Object.freeze({ kind: "refused", reason: "surname-only" }),
   "initial-surname": Object.freeze({ kind: "refused", reason: "initial-surname" }),
   "noise": Object.freeze({ kind: "refused", reason: "noise" }),
   "unsupported-script": Object.freeze({ kind: "refused", reason: "unsupported-script" }),
@@ -69,11 +71,27 @@ function plainName(tokens: NameToken[], nickname: string | null): CleanedName | 
   let plainWords = 0;
   for (const w of words) if (!w.nick) plainWords++;
   if (plainWords < 2) return REFUSALS["one-word"];
+  if (surnameOnly(words)) return REFUSALS["surname-only"];
   let last = words.length - 1;
   while (words[last].nick) last--;
   if (withheldSurname(words, last)) return REFUSALS["initial-surname"];
   const pinyin = plainWords === words.length ? readPinyinName(words.map((w) => w.text)) : null;
   return pinyin ? cleaned(words, nickname, pinyin) : cleaned(words, nickname);
+}
+
+/**
+ * "van Gogh", "de la Cruz", "bin Laden": particles written in lower case, then one capitalised
+ * word, is a surname alone. Only the written case tells it: "Van Morrison", "Le Minh", "Ben Ali"
+ * and an all-lower-case "van gogh" may open with a given name, and stay names to read.
+ */
+function surnameOnly(words: NameToken[]): boolean {
+  const last = words.length - 1;
+  for (let i = 0; i < last; i++) {
+    const text = words[i].text;
+    if (words[i].nick || !isParticle(text) || text !== text.toLowerCase()) return false;
+  }
+  const core = words[last].text;
+  return !words[last].nick && !isParticle(core) && core !== core.toLowerCase();
 }
 
 /**

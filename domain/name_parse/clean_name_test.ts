@@ -238,6 +238,24 @@ Deno.test("refusals: one word", () => {
   refused('Bart "Barty"', "one-word");
 });
 
+Deno.test("refusals: a surname alone, its particles in lower case", () => {
+  refused("van Gogh", "surname-only");
+  refused("de la Cruz", "surname-only");
+  refused("bin Laden", "surname-only");
+  refused("van der Berg", "surname-only");
+  refused("Dr. von Neumann", "surname-only");
+  refused("d' Almeida", "surname-only");
+  // Written with capitals, or all in lower case, the first word may be a given name.
+  assert.deepEqual(words("Van Morrison"), ["Van", "Morrison"]);
+  assert.deepEqual(words("Le Minh"), ["Le", "Minh"]);
+  assert.deepEqual(words("van gogh"), ["van", "gogh"]);
+  // A given name before or after the surname keeps the name readable.
+  assert.deepEqual(words("Maria de la Cruz"), ["Maria", "de", "la", "Cruz"]);
+  assert.deepEqual(words("van Gogh, Vincent"), ["Vincent", "van", "Gogh"]);
+  assert.deepEqual(words("de Souza Santos"), ["de", "Souza", "Santos"]);
+  assert.deepEqual(words('"Vinnie" van Gogh'), ["Vinnie", "van", "Gogh"]);
+});
+
 Deno.test("refusals: surname withheld to an initial", () => {
   refused("Nora Q.", "initial-surname");
   refused("Nora Q", "initial-surname");

@@ -32,7 +32,12 @@ export interface CleanedName {
   fixed?: FixedReading;
 }
 
-export type RefusalReason = "one-word" | "initial-surname" | "noise" | "unsupported-script";
+export type RefusalReason =
+  | "one-word"
+  | "surname-only"
+  | "initial-surname"
+  | "noise"
+  | "unsupported-script";
 
 export interface NameRefusal {
   kind: "refused";
