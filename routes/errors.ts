@@ -9,6 +9,8 @@ import { type ErrorCode, INTERNAL_ERROR_MESSAGE, ServiceError } from "../domain/
 import type { Logger } from "../domain/shared/logger.ts";
 import type { AppEnv } from "./app_env.ts";
 
+export const CONTENT_TYPE_MESSAGE = "Content-Type must be application/json";
+
 export function statusOf(code: ErrorCode): ContentfulStatusCode {
   switch (code) {
     case "validation_error":
@@ -72,6 +74,10 @@ export function toServiceError(error: unknown, logger: Logger, requestId?: strin
   if (error instanceof ServiceError) return error;
   if (error instanceof HTTPException && error.status === 400) {
     return new ServiceError("validation_error", "Request body must be valid JSON");
+  }
+  // @hono/zod-openapi refuses a body sent without, or with another, media type.
+  if (error instanceof HTTPException && error.status === 415) {
+    return new ServiceError("validation_error", CONTENT_TYPE_MESSAGE);
   }
   // Log the kind of failure only: messages of driver errors can quote submitted values.
   logger.error("unhandled error", {

@@ -1,23 +1,12 @@
 /**
  * `GET /api/v1/openapi.json`: the OpenAPI 3.1 document generated from the route schemas, with
- * each billable operation's current cost taken from the same price table the ledger charges.
+ * each billable operation's current cost: the route declares which prices it charges, the
+ * points come from the same price table the ledger charges.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { PriceTable } from "../domain/config/config.ts";
 import type { AppEnv } from "./app_env.ts";
-
-/** operationId → how it is billed. Operations not listed here are free. */
-export const OPERATION_COSTS: Record<string, { price: keyof PriceTable; unit: string }[]> = {
-  parseName: [{ price: "nameParse", unit: "answered name" }],
-  parseNameBatch: [{ price: "nameParse", unit: "answered row" }],
-  find: [
-    { price: "findEmail", unit: "completed email lookup" },
-    { price: "findCompany", unit: "company lookup (company mode)" },
-  ],
-  networkSearch: [{ price: "networkSearch", unit: "completed search" }],
-  enrichEmail: [{ price: "enrich", unit: "completed enrichment" }],
-  startLeadSearch: [{ price: "lead", unit: "delivered lead" }],
-};
+import type { DeclaredCost } from "./billed_route.ts";
 
 const DESCRIPTION = `Contact-data service: name parsing, verified work emails, profile search,
 email enrichment and lead search. Every operation except this document needs
@@ -42,17 +31,15 @@ export function buildOpenApiDocument(
 
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods)) {
-      const costs = OPERATION_COSTS[String(operation.operationId)];
-      if (!costs) {
-        operation["x-cost"] = [];
-        continue;
-      }
+      // Each billed route declares its own cost (billed_route.ts); the rest are free.
+      const costs = (operation["x-cost"] ?? []) as DeclaredCost[];
       operation["x-cost"] = costs.map((cost) => ({
         points: prices[cost.price],
-        per: cost.unit,
+        per: cost.per,
         priceName: cost.price,
       }));
-      const costText = costs.map((cost) => `${prices[cost.price]} points per ${cost.unit}`)
+      if (costs.length === 0) continue;
+      const costText = costs.map((cost) => `${prices[cost.price]} points per ${cost.per}`)
         .join("; ");
       operation.description = `${operation.description ?? ""}\n\nCost: ${costText}.`.trim();
     }

@@ -1,6 +1,7 @@
 /** Schemas shared by several routes; each becomes a named component of the OpenAPI document. */
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES } from "../domain/errors.ts";
+import { IDEMPOTENCY_KEY_RULE } from "../domain/idempotency/idempotency_key.ts";
 
 export const BalanceSchema = z.object({
   available: z.number().int().openapi({
@@ -46,3 +47,23 @@ export const VALIDATION_ERROR_RESPONSE = { 400: errorContent("`validation_error`
 export { errorContent };
 
 export const API_KEY_SECURITY = [{ apiKey: [] }];
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+
+export const OptionalIdempotencyHeaders = z.object({
+  "idempotency-key": z.string().regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE).optional().openapi({
+    description:
+      "1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it",
+    example: "3f1c2a9e-parse-1",
+  }),
+});
+
+export const RequiredIdempotencyHeaders = z.object({
+  "idempotency-key": z.string({ error: "Idempotency-Key is required for a batch" })
+    .regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE)
+    .openapi({
+      description:
+        "Required. 1 to 255 printable ASCII characters, scoped to the workspace; stored as sent, so never put personal data in it",
+      example: "batch-2026-11-23-0001",
+    }),
+});

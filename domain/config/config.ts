@@ -52,7 +52,44 @@ export interface Config {
   authCacheSeconds: number;
   modelPath: string | null;
   logRequests: boolean;
+  verify: VerifyConfig;
+  /** `VERIFIER_URL` + `VERIFIER_SECRET`: verify through a remote verifier instead of SMTP here. */
+  remoteVerifier: { url: string; secret: string } | null;
+  companyResolver: CompanyResolverConfig;
 }
+
+/** The DNS + SMTP verification engine's settings (`VERIFY_*`). */
+export interface VerifyConfig {
+  /** `VERIFY_DNS_SERVER` (`host:port`): every query of the engine goes there; null → system resolver. */
+  dnsServer: { ipAddr: string; port: number } | null;
+  /** `VERIFY_SMTP_PORT`, default 25. */
+  smtpPort: number;
+  /** `VERIFY_HELO_NAME`: the name given in EHLO (should match the sending IP's rDNS). */
+  heloName: string;
+  /** `VERIFY_MAIL_FROM`: the envelope sender of probes. */
+  mailFrom: string;
+  /** `VERIFY_TIMEOUT_SECONDS`: the longest wait for one SMTP reply or DNS answer. */
+  commandTimeoutMs: number;
+  /** `VERIFY_LOOKUP_SECONDS`: the longest one whole lookup may take. */
+  lookupTimeoutMs: number;
+  /** `VERIFY_GREYLIST_RETRY_SECONDS`: the wait before the one retry of a 4xx RCPT reply. */
+  greylistRetryMs: number;
+  /** `VERIFY_CACHE_SECONDS`: how long MX hosts and catch-all results are cached per domain in KV. */
+  cacheSeconds: number;
+  /** `VERIFY_TLS_CA_FILE`: PEM file of extra CA certificates trusted for STARTTLS. */
+  tlsCaFile: string | null;
+  /** `VERIFIED_EMAIL_MAX_AGE_DAYS`: how recent a directory address must be to answer without SMTP. */
+  verifiedEmailMaxAgeDays: number;
+}
+
+export interface CompanyResolverConfig {
+  /** `COMPANY_RESOLVER`: `wikidata` (default) or `none`. */
+  kind: "wikidata" | "none";
+  /** `WIKIDATA_API_URL`, default the public endpoint. */
+  wikidataApiUrl: string;
+}
+
+export const DEFAULT_WIKIDATA_API_URL = "https://www.wikidata.org/w/api.php";
 
 export const DEFAULT_PRICES: PriceTable = {
   nameParse: 1,
@@ -98,6 +135,67 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
     throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
   return Number(raw);
+}
+
+/** Seconds as a decimal (`0.2` allowed, for tests), returned in milliseconds. */
+function seconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback * 1000;
+  if (!/^\d+(\.\d+)?$/.test(raw)) {
+    throw new ConfigError(`${name} must be a number of seconds >= 0, got "${raw}"`);
+  }
+  return Math.round(Number(raw) * 1000);
+}
+
+/** `host:port` (IPv4, or `[IPv6]:port`) of a DNS server. */
+function dnsServer(env: Env): { ipAddr: string; port: number } | null {
+  const raw = env.VERIFY_DNS_SERVER?.trim();
+  if (!raw) return null;
+  const match = /^\[?([0-9a-fA-F:.]+?)\]?(?::(\d{1,5}))?$/.exec(raw);
+  if (!match || (match[2] !== undefined && Number(match[2]) > 65535)) {
+    throw new ConfigError(`VERIFY_DNS_SERVER must look like 127.0.0.1:5353, got "${raw}"`);
+  }
+  return { ipAddr: match[1], port: match[2] ? Number(match[2]) : 53 };
+}
+
+function loadVerifyConfig(env: Env): VerifyConfig {
+  const heloName = env.VERIFY_HELO_NAME?.trim() || "localhost";
+  return {
+    dnsServer: dnsServer(env),
+    smtpPort: integer(env, "VERIFY_SMTP_PORT", 25, 1),
+    heloName,
+    mailFrom: env.VERIFY_MAIL_FROM?.trim() || `verify@${heloName}`,
+    commandTimeoutMs: seconds(env, "VERIFY_TIMEOUT_SECONDS", 10),
+    lookupTimeoutMs: seconds(env, "VERIFY_LOOKUP_SECONDS", 45),
+    greylistRetryMs: seconds(env, "VERIFY_GREYLIST_RETRY_SECONDS", 20),
+    cacheSeconds: integer(env, "VERIFY_CACHE_SECONDS", 3600),
+    tlsCaFile: env.VERIFY_TLS_CA_FILE?.trim() || null,
+    verifiedEmailMaxAgeDays: integer(env, "VERIFIED_EMAIL_MAX_AGE_DAYS", 90),
+  };
+}
+
+function remoteVerifier(env: Env): { url: string; secret: string } | null {
+  const url = env.VERIFIER_URL?.trim();
+  const secret = env.VERIFIER_SECRET?.trim();
+  if (!url && !secret) return null;
+  if (!url || !secret) {
+    throw new ConfigError("VERIFIER_URL and VERIFIER_SECRET must be set together");
+  }
+  if (!/^https?:\/\//.test(url)) {
+    throw new ConfigError(`VERIFIER_URL must be an http(s) URL, got "${url}"`);
+  }
+  return { url, secret };
+}
+
+function companyResolver(env: Env): CompanyResolverConfig {
+  const kind = env.COMPANY_RESOLVER?.trim() || "wikidata";
+  if (kind !== "wikidata" && kind !== "none") {
+    throw new ConfigError(`COMPANY_RESOLVER must be wikidata or none, got "${kind}"`);
+  }
+  return {
+    kind,
+    wikidataApiUrl: env.WIKIDATA_API_URL?.trim() || DEFAULT_WIKIDATA_API_URL,
+  };
 }
 
 /** `RATE_LIMIT_NAME_PARSE=1200/60` → 1200 requests per 60 seconds. */
@@ -148,5 +246,8 @@ export function loadConfig(env: Env): Config {
     authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 5),
     modelPath: env.NAME_MODEL_PATH?.trim() || null,
     logRequests: env.LOG_REQUESTS?.trim() !== "false",
+    verify: loadVerifyConfig(env),
+    remoteVerifier: remoteVerifier(env),
+    companyResolver: companyResolver(env),
   };
 }

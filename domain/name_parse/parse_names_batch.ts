@@ -10,9 +10,10 @@
  */
 import type { DomainContext } from "../context.ts";
 import { type Balance, readBalance, readBalanceOrNull } from "../billing/balance.ts";
+import { claimCall } from "../billing/billed_call.ts";
 import type { ChargeOutcome, ChargeRequest } from "../billing/charge_units.ts";
 import { findChargedUnits } from "../billing/find_charged_units.ts";
-import { insufficientCredits } from "./billing_outcomes.ts";
+import { insufficientCredits } from "../billing/insufficient_credits.ts";
 import type { NameAnswer, NameOutcome, Spelling } from "./name_answer.ts";
 import { nameValidationProblem } from "./name_answer.ts";
 import { readNames } from "./read_names.ts";
@@ -64,9 +65,14 @@ const ROW_IN_PROGRESS: RowError = {
   message: "Another request with this Idempotency-Key took over; retry shortly",
 };
 
-/** The charge key of the chunk of rows that starts at `start` (a multiple of BATCH_CHUNK). */
+/** The part of a batch that the chunk of rows starting at `start` (a multiple of BATCH_CHUNK) is. */
+function chunkPart(start: number): string {
+  return `rows:${start}-${start + BATCH_CHUNK - 1}`;
+}
+
+/** The charge key of the chunk of rows that starts at `start`. */
 export function chunkChargeKey(key: string, start: number): string {
-  return `${BATCH_SCOPE}:${key}:rows:${start}-${start + BATCH_CHUNK - 1}`;
+  return `${BATCH_SCOPE}:${key}:${chunkPart(start)}`;
 }
 
 export async function parseNamesBatch(
@@ -74,12 +80,16 @@ export async function parseNamesBatch(
   input: ParseBatchInput,
 ): Promise<ParsedBatch> {
   const { workspaceId, names, idempotencyKey: key } = input;
-  const fingerprint = ctx.fingerprint(BATCH_SCOPE, { names, spelling: input.spelling });
-  const claim = await ctx.idempotency.claim({ workspaceId, key, scope: BATCH_SCOPE, fingerprint });
-  const leaseToken = claim.kind === "claimed" ? claim.leaseToken : null;
+  const call = await claimCall(ctx, {
+    workspaceId,
+    scope: BATCH_SCOPE,
+    request: { names, spelling: input.spelling },
+    idempotencyKey: key,
+  });
+  const holdsKey = call.kind === "claimed";
 
   // Rows are only ever charged under a held record, so a freshly created one has none yet.
-  const fresh = claim.kind === "claimed" && !claim.resumed;
+  const fresh = holdsKey && !call.resumed;
   const answeredBefore = fresh
     ? new Set<number>()
     : await chargedPositions(ctx, workspaceId, key, names.length);
@@ -92,10 +102,8 @@ export async function parseNamesBatch(
       !answeredBefore.has(i) && nameValidationProblem(name) === null
     ).length;
     const required = payable * ctx.prices.nameParse;
-    if (leaseToken && required > 0) {
-      const available = claim.kind === "claimed" && claim.available !== undefined
-        ? claim.available
-        : (await readBalance(ctx.db.sql, workspaceId)).available;
+    if (holdsKey && required > 0) {
+      const available = call.available ?? (await readBalance(ctx.db.sql, workspaceId)).available;
       if (available < required) throw insufficientCredits(required, available);
     }
 
@@ -116,7 +124,7 @@ export async function parseNamesBatch(
           results[position] = {
             data: { ...outcome.answer, charged: false, pointsCharged: 0, replay: true },
           };
-        } else if (stopped || !leaseToken) {
+        } else if (stopped || !holdsKey) {
           results[position] = { error: stopped ?? ROW_IN_PROGRESS };
         } else {
           toCharge.push({ position, answer: outcome.answer });
@@ -131,13 +139,9 @@ export async function parseNamesBatch(
         workspaceId,
         amount: toCharge.length * ctx.prices.nameParse,
         units: toCharge.length,
-        chargeKey: chunkChargeKey(key, start),
+        chargeKey: call.chargeKey(chunkPart(start)),
         operation: "nameParse",
-        idempotency: {
-          key,
-          leaseToken: leaseToken!,
-          ...(completes ? { complete: { response: null } } : {}),
-        },
+        idempotency: call.idempotency(completes ? { response: null } : undefined),
       };
       let charged;
       try {
@@ -163,8 +167,8 @@ export async function parseNamesBatch(
     }
 
     const answered = results.filter((row) => "data" in row) as { data: { replay: boolean } }[];
-    if (leaseToken && !finished && !hasUnansweredRow(results)) {
-      await ctx.idempotency.complete({ workspaceId, key, leaseToken });
+    if (holdsKey && !finished && !hasUnansweredRow(results)) {
+      await call.complete();
       finished = true;
     }
     return {
@@ -174,10 +178,7 @@ export async function parseNamesBatch(
       balance: balance ?? await readBalanceOrNull(ctx.db.sql, workspaceId),
     };
   } finally {
-    if (leaseToken && !finished) {
-      await ctx.idempotency.release({ workspaceId, key, leaseToken, forget: !anyChargedUnderKey })
-        .catch(() => {});
-    }
+    if (holdsKey && !finished) await call.release(anyChargedUnderKey);
   }
 }
 

@@ -1,6 +1,5 @@
 /** Request and answer schemas of the two name-parse operations (spec §2.3, §2.4, §4.1, §4.2). */
 import { z } from "@hono/zod-openapi";
-import { IDEMPOTENCY_KEY_RULE } from "../../domain/idempotency/idempotency_key.ts";
 import { BalanceSchema } from "../schemas.ts";
 
 const SPELLING_MESSAGE = "spelling must be as-written or folded";
@@ -40,26 +39,6 @@ export const ParseBatchBodySchema = z.object({
     }),
   spelling: SpellingSchema,
 }).openapi("ParseNameBatchRequest");
-
-const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
-
-export const OptionalIdempotencyHeaders = z.object({
-  "idempotency-key": z.string().regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE).optional().openapi({
-    description:
-      "1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it",
-    example: "3f1c2a9e-parse-1",
-  }),
-});
-
-export const RequiredIdempotencyHeaders = z.object({
-  "idempotency-key": z.string({ error: "Idempotency-Key is required for a batch" })
-    .regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE)
-    .openapi({
-      description:
-        "Required. 1 to 255 printable ASCII characters, scoped to the workspace; stored as sent, so never put personal data in it",
-      example: "batch-2026-11-23-0001",
-    }),
-});
 
 const nameFields = {
   first: z.string().openapi({ description: "Always equal to `given`", example: "Hiroshi" }),
