@@ -1,9 +1,10 @@
 /**
- * Composition root: config → stores → model → app → Deno.serve, and a graceful stop.
+ * Composition root: config → stores → model → ports → app → Deno.serve, and a graceful stop.
  * Nothing here runs on import except under `deno task start`.
  */
 import { loadConfig } from "./domain/config/config.ts";
 import { buildContext } from "./domain/build_context.ts";
+import { buildPorts } from "./domain/build_ports.ts";
 import { openDatabase } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
 import { openKv } from "./domain/stores/kv.ts";
@@ -43,7 +44,22 @@ export async function startService(
       granted: result.granted,
     });
   }
-  const ctx = buildContext({ config, db, kv, clock: systemClock, logger, secret, nameModel });
+  const ports = await buildPorts(config, { kv, clock: systemClock });
+  logger.info("lookups ready", {
+    verifier: config.remoteVerifier ? "remote" : "smtp",
+    companyResolver: config.companyResolver.kind,
+  });
+  const ctx = buildContext({
+    config,
+    db,
+    kv,
+    clock: systemClock,
+    logger,
+    secret,
+    nameModel,
+    ports,
+    settings: { verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays },
+  });
   const app = createApp(ctx, { logRequests: config.logRequests });
   if (options.workers ?? true) {
     scheduleIdempotencySweeper(ctx);

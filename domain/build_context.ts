@@ -1,5 +1,5 @@
 import type { Config } from "./config/config.ts";
-import type { DomainContext } from "./context.ts";
+import type { DomainContext, LookupSettings, Ports } from "./context.ts";
 import { createAuthenticator } from "./auth/authenticate.ts";
 import { createCharger } from "./billing/charge_units.ts";
 import { createFingerprinter } from "./idempotency/fingerprint.ts";
@@ -19,6 +19,8 @@ export interface ContextParts {
   logger: Logger;
   secret: string;
   nameModel: NameModel | null;
+  ports: Ports;
+  settings: LookupSettings;
 }
 
 /** Wires the domain's ports once; main.ts and the test harness both build through here. */
@@ -41,5 +43,7 @@ export function buildContext(parts: ContextParts): DomainContext {
     fingerprint: createFingerprinter(parts.secret),
     idempotency: createIdempotencyRecords({ sql: db.sql, clock }),
     nameModel: parts.nameModel ? coalescedModel(parts.nameModel) : null,
+    ...parts.ports,
+    settings: parts.settings,
   };
 }

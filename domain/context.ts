@@ -12,8 +12,24 @@ import type { Clock } from "./shared/clock.ts";
 import type { Logger } from "./shared/logger.ts";
 import type { Database } from "./stores/database.ts";
 import type { NameModel } from "../model/types.ts";
+import type { EmailVerifier } from "./find/email_verifier.ts";
+import type { CompanyResolver } from "./providers/company_resolver/port.ts";
 
-export interface DomainContext {
+/** The outside services a verb may reach, each a port with a fake beside it for tests. */
+export interface Ports {
+  /** DNS + SMTP verification here, or a remote verifier (`VERIFIER_URL`). */
+  verifier: EmailVerifier;
+  /** Company name → web domain (`COMPANY_RESOLVER`). */
+  companyResolver: CompanyResolver;
+}
+
+/** Settings verbs read (the rest of the configuration stays in main.ts). */
+export interface LookupSettings {
+  /** How recent a directory address must be to answer find without SMTP. */
+  verifiedEmailMaxAgeDays: number;
+}
+
+export interface DomainContext extends Ports {
   db: Database;
   kv: Deno.Kv;
   clock: Clock;
@@ -26,4 +42,5 @@ export interface DomainContext {
   idempotency: IdempotencyRecords;
   /** The loaded name model, or null when absent (the rule answers). */
   nameModel: NameModel | null;
+  settings: LookupSettings;
 }

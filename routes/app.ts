@@ -14,6 +14,7 @@ import { mountHealth } from "./health.ts";
 import { mountPoints } from "./v1/points.ts";
 import { mountNameParse } from "./v1/name_parse.ts";
 import { mountNameParseBatch } from "./v1/name_parse_batch.ts";
+import { mountFind } from "./v1/find.ts";
 import { validationMessage } from "./validation_message.ts";
 
 export interface AppOptions {
@@ -50,6 +51,7 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountPoints(app, ctx);
   mountNameParse(app, ctx);
   mountNameParseBatch(app, ctx);
+  mountFind(app, ctx);
 
   let document: Record<string, unknown> | undefined;
   app.get("/api/v1/openapi.json", (c) => {

@@ -67,3 +67,24 @@ export const RequiredIdempotencyHeaders = z.object({
       example: "batch-2026-11-23-0001",
     }),
 });
+
+/** Spec §2.2: the fields common to lookup answers (find, network-search, enrich). */
+export const LookupBillingFields = {
+  charged: z.boolean().openapi({ description: "Whether this answer consumed points" }),
+  pointsCharged: z.number().int().openapi({
+    description: "Points this answer consumed; 0 on a replay and on every unbilled outcome",
+  }),
+  balance: BalanceSchema.nullable().openapi({
+    description: "The workspace balance after the call; null when it could not be read",
+  }),
+  replay: z.boolean().openapi({
+    description: "True when this answers an earlier call with the same Idempotency-Key",
+  }),
+};
+
+/** `creditsCharged` (find and network-search): the same amount as `pointsCharged`. */
+export const CreditsChargedField = {
+  creditsCharged: z.number().int().openapi({
+    description: "The consumed amount; always equal to `pointsCharged`",
+  }),
+};

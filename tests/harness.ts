@@ -6,7 +6,7 @@
 import postgres from "postgres";
 import { type Config, DEFAULT_PRICES, DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
 import { buildContext } from "../domain/build_context.ts";
-import type { DomainContext } from "../domain/context.ts";
+import type { DomainContext, Ports } from "../domain/context.ts";
 import { type Database, openDatabase } from "../domain/stores/database.ts";
 import { migrate } from "../domain/stores/migrate.ts";
 import { openKv } from "../domain/stores/kv.ts";
@@ -15,6 +15,17 @@ import { memoryLogger } from "../domain/shared/logger.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { type AppOptions, createApp } from "../routes/app.ts";
 import type { NameModel } from "../model/types.ts";
+
+/** Ports for tests that reach no outside service: each answers that it is unavailable. */
+export const OFFLINE_PORTS: Ports = {
+  verifier: {
+    verify: () =>
+      Promise.resolve({ kind: "unavailable", why: "hosts-down", evidence: null } as const),
+  },
+  companyResolver: {
+    resolve: () => Promise.resolve({ kind: "unavailable", message: "offline" } as const),
+  },
+};
 
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
 
@@ -53,6 +64,9 @@ export interface TestEnvOptions {
   clock?: FakeClock;
   nameModel?: NameModel | null;
   app?: AppOptions;
+  /** Outside services; by default every one answers that it is unavailable (no network). */
+  ports?: Partial<Ports>;
+  verifiedEmailMaxAgeDays?: number;
 }
 
 export interface TestEnv {
@@ -84,6 +98,8 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
     logger,
     secret: TEST_SECRET,
     nameModel: options.nameModel ?? null,
+    ports: { ...OFFLINE_PORTS, ...options.ports },
+    settings: { verifiedEmailMaxAgeDays: options.verifiedEmailMaxAgeDays ?? 90 },
   });
   const app = createApp(ctx, options.app);
   return {

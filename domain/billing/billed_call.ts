@@ -180,11 +180,12 @@ export async function runBilledCall<A>(
       const available = call.available ??
         (await readBalance(ctx.db.sql, spec.workspaceId)).available;
       if (available < spec.worstCase) {
+        const balance = await readBalanceOrNull(ctx.db.sql, spec.workspaceId);
         return {
           kind: "insufficient",
           required: spec.worstCase,
           available,
-          billing: { charged: false, pointsCharged: 0, replay: false, balance: null },
+          billing: { charged: false, pointsCharged: 0, replay: false, balance },
         };
       }
     }

@@ -1,0 +1,54 @@
+/**
+ * The real adapters behind every port, chosen by configuration. main.ts (and the verifier
+ * process) build them once; tests build them the same way against fake servers on 127.0.0.1, or
+ * pass fakes in directly.
+ */
+import type { Config } from "./config/config.ts";
+import type { Ports } from "./context.ts";
+import { createRemoteVerifier } from "./find/remote_verifier.ts";
+import { createSmtpVerifier } from "./find/smtp_verifier.ts";
+import { noCompanyResolver } from "./providers/company_resolver/none.ts";
+import { createWikidataResolver } from "./providers/company_resolver/wikidata.ts";
+import { createDenoResolver } from "./providers/dns/deno_resolver.ts";
+import type { Clock } from "./shared/clock.ts";
+
+export const USER_AGENT =
+  "contact-data-service/1.0 (company-domain lookups of a self-hosted contact-data service)";
+
+export async function buildPorts(
+  config: Pick<Config, "verify" | "remoteVerifier" | "companyResolver">,
+  deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch },
+): Promise<Ports> {
+  const verifier = config.remoteVerifier
+    ? createRemoteVerifier({
+      url: config.remoteVerifier.url,
+      secret: config.remoteVerifier.secret,
+      // The remote engine has the whole lookup time; allow for the round trip on top.
+      timeoutMs: config.verify.lookupTimeoutMs + 5_000,
+      fetch: deps.fetch,
+    })
+    : await createLocalVerifier(config.verify, deps);
+  const companyResolver = config.companyResolver.kind === "none"
+    ? noCompanyResolver
+    : createWikidataResolver({
+      apiUrl: config.companyResolver.wikidataApiUrl,
+      userAgent: USER_AGENT,
+      timeoutMs: config.verify.commandTimeoutMs,
+      fetch: deps.fetch,
+    });
+  return { verifier, companyResolver };
+}
+
+/** The DNS + SMTP engine in this process. */
+export async function createLocalVerifier(
+  verify: Config["verify"],
+  deps: { kv: Deno.Kv; clock: Clock },
+) {
+  return createSmtpVerifier({
+    dns: createDenoResolver({ nameServer: verify.dnsServer, timeoutMs: verify.commandTimeoutMs }),
+    kv: deps.kv,
+    clock: deps.clock,
+    config: verify,
+    caCerts: verify.tlsCaFile ? [await Deno.readTextFile(verify.tlsCaFile)] : undefined,
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * The port every find lookup verifies through: the engine in this process (DNS + SMTP) or a
+ * remote verifier over HTTP (for hosts whose outbound port 25 is closed). Both give the same
+ * outcomes for the same request. An outcome is a value; the engine never throws for a
+ * provider's failure (only for a bug).
+ */
+
+export interface VerificationRequest {
+  /** The bare mail domain, lower case (e.g. `acme.com`). */
+  domain: string;
+  /** Full addresses at `domain`, in the order to try; the first accepted one wins. */
+  candidates: string[];
+}
+
+/** The reply that decided an outcome, for the caller's evidence. */
+export interface SmtpEvidence {
+  /** The MX host (as named in DNS, or the domain itself on the A/AAAA fallback). */
+  mxHost: string;
+  /** The deciding SMTP reply code (e.g. 250, 550, 451), or null when none was read. */
+  smtpCode: number | null;
+  /** Its enhanced status code (`5.1.1`), or null when the server gave none. */
+  enhancedStatus: string | null;
+  /** When the deciding reply was read (ISO 8601). */
+  checkedAt: string;
+}
+
+export type UnavailableWhy =
+  | "greylisted" // 4xx on the first try and on the one retry
+  | "policy" // 5.7.x, spam or block replies: the sender was refused, not the mailbox
+  | "hosts-down" // no MX host could be reached, or every one dropped us or said 421
+  | "timeout" // a command or the whole lookup ran out of time
+  | "dns-error" // the resolver failed (timeout, refused), not NXDOMAIN (Deno reads SERVFAIL as one)
+  | "tls-error" // the TLS handshake failed and the plaintext retry could not connect
+  | "unexpected-reply" // a reply that says neither yes, no, later nor "refused" (e.g. 552, 500)
+  | "verifier-error"; // the remote verifier could not be asked or answered nonsense
+
+export type VerificationOutcome =
+  /** A candidate was accepted (250/251) on a domain that rejected the random probe. */
+  | { kind: "valid"; address: string; evidence: SmtpEvidence }
+  /** Every candidate was rejected (550/551/553 or 5.1.x). */
+  | { kind: "rejected"; evidence: SmtpEvidence }
+  /** The random probe was accepted: the domain accepts everything, so no candidate can be told. */
+  | { kind: "catch-all"; evidence: SmtpEvidence }
+  /** NXDOMAIN, a null MX (RFC 7505), or neither MX nor A/AAAA records: no mail can go there. */
+  | { kind: "unusable-domain"; why: "nxdomain" | "null-mx" | "no-mail-host" }
+  /** Verification was not possible now; never read as invalid. */
+  | { kind: "unavailable"; why: UnavailableWhy; evidence: SmtpEvidence | null };
+
+export interface EmailVerifier {
+  verify(request: VerificationRequest): Promise<VerificationOutcome>;
+}

@@ -1,0 +1,176 @@
+/**
+ * `POST /api/v1/find` (spec §4.3, §2.5, §4.10): a verified work email from a name and a domain
+ * (`email`), a name and a company name (`company`), or a profile URL (`network`), on the shared
+ * billed-call mechanism. Every outcome is an answer; `found` is true only for an address a mail
+ * server accepted on a domain that is not catch-all, or one our directory verified recently.
+ *
+ * Billing: the email part once the email search completes (found, `not-found`, `catch-all`); in
+ * `company` mode also the company part once the name search answers (resolved or
+ * `company-not-found`). Nothing for `invalid-input`, `insufficient-credits`, `unusable-domain`
+ * (no email search ran), `profile-not-found`, or a provider that could not answer
+ * (`verification-unavailable`): those give the Idempotency-Key back, except the final
+ * `unusable-domain` and `profile-not-found`, which replay.
+ */
+import type { DomainContext } from "../context.ts";
+import type { BillablePart, Billing, WorkOutcome } from "../billing/billed_call.ts";
+import { runBilledCall } from "../billing/billed_call.ts";
+import { findPersonByNetworkUrl } from "../directory/find_person_by_network_url.ts";
+import {
+  type FindAnswer,
+  type FindMode,
+  type FindReason,
+  notFound,
+  type ResolvedCompany,
+} from "./find_answer.ts";
+import { lookupEmailAtDomain } from "./lookup_email_at_domain.ts";
+import { readPersonName } from "./read_person_name.ts";
+import { resolveCompanyDomain } from "./resolve_company_domain.ts";
+
+export const FIND_SCOPE = "find";
+
+export type FindInput =
+  | { mode: "email"; name: string; domain: string }
+  | { mode: "company"; name: string; companyName: string }
+  | { mode: "network"; networkUrl: string };
+
+export type FoundEmail = FindAnswer & Billing & { creditsCharged: number };
+
+const EMAIL_PART: BillablePart = { part: "email", price: "findEmail" };
+const COMPANY_PART: BillablePart = { part: "company", price: "findCompany" };
+
+/** Reasons after which a retry with the same key runs again instead of replaying. */
+const RETRYABLE: ReadonlySet<FindReason> = new Set(["verification-unavailable", "invalid-input"]);
+
+export async function findWorkEmail(
+  ctx: DomainContext,
+  input: { workspaceId: string; idempotencyKey?: string; find: FindInput },
+): Promise<FoundEmail> {
+  const { find } = input;
+  const result = await runBilledCall<FindAnswer>(ctx, {
+    workspaceId: input.workspaceId,
+    scope: FIND_SCOPE,
+    request: find,
+    idempotencyKey: input.idempotencyKey,
+    worstCase: worstCase(ctx, find.mode),
+    work: () => lookup(ctx, find),
+    store: (answer) => answer,
+    replay: (stored) => stored as FindAnswer,
+  });
+  if (result.kind === "insufficient") {
+    return {
+      ...notFound("insufficient-credits", "unknown"),
+      ...result.billing,
+      creditsCharged: result.billing.pointsCharged,
+    };
+  }
+  return {
+    ...result.answer,
+    ...result.billing,
+    creditsCharged: result.billing.pointsCharged,
+  };
+}
+
+/** The most a lookup of this mode may cost: it is refused before any provider work below it. */
+function worstCase(ctx: DomainContext, mode: FindMode): number {
+  return mode === "company" ? ctx.prices.findCompany + ctx.prices.findEmail : ctx.prices.findEmail;
+}
+
+function outcome(answer: FindAnswer, parts: BillablePart[]): WorkOutcome<FindAnswer> {
+  return { answer, parts, final: answer.reason === null || !RETRYABLE.has(answer.reason) };
+}
+
+async function lookup(ctx: DomainContext, find: FindInput): Promise<WorkOutcome<FindAnswer>> {
+  switch (find.mode) {
+    case "email":
+      return await lookupByDomain(ctx, find.name, find.domain);
+    case "company":
+      return await lookupByCompany(ctx, find.name, find.companyName);
+    case "network":
+      return await lookupByProfile(ctx, find.networkUrl);
+  }
+}
+
+async function lookupByDomain(
+  ctx: DomainContext,
+  fullName: string,
+  domain: string,
+): Promise<WorkOutcome<FindAnswer>> {
+  const company = { name: null, domain, source: "request" };
+  const name = await readPersonName(ctx, fullName);
+  if (!name) return outcome(notFound("invalid-input", "unknown", { company }), []);
+  const email = await lookupEmailAtDomain(ctx, { fullName, name, domain, companyName: null });
+  return outcome({ ...email.answer, company }, email.completed ? [EMAIL_PART] : []);
+}
+
+async function lookupByCompany(
+  ctx: DomainContext,
+  fullName: string,
+  companyName: string,
+): Promise<WorkOutcome<FindAnswer>> {
+  const name = await readPersonName(ctx, fullName);
+  if (!name) return outcome(notFound("invalid-input", "unknown"), []);
+  const resolution = await resolveCompanyDomain(ctx, companyName);
+  if (resolution.kind === "unavailable") {
+    return outcome(notFound("verification-unavailable", "unknown"), []);
+  }
+  if (resolution.kind === "not-found") {
+    return outcome(notFound("company-not-found", "unknown"), [COMPANY_PART]);
+  }
+  const { company } = resolution;
+  const email = await lookupEmailAtDomain(ctx, {
+    fullName,
+    name,
+    domain: company.domain,
+    companyName: company.name ?? companyName,
+  });
+  return outcome(
+    { ...email.answer, company },
+    email.completed ? [COMPANY_PART, EMAIL_PART] : [COMPANY_PART],
+  );
+}
+
+async function lookupByProfile(
+  ctx: DomainContext,
+  networkUrl: string,
+): Promise<WorkOutcome<FindAnswer>> {
+  const person = await findPersonByNetworkUrl(ctx.db.sql, networkUrl);
+  if (!person) return outcome(notFound("profile-not-found", "unknown"), []);
+  const resolvedProfile = {
+    networkUrl: person.networkUrl ?? networkUrl,
+    name: person.fullName,
+    headline: person.headline,
+    title: person.title,
+    companyName: person.company?.name ?? null,
+    companyDomain: person.company?.domain ?? null,
+    location: person.location,
+  };
+  const name = person.given && person.surname
+    ? { given: person.given, surname: person.surname }
+    : await readPersonName(ctx, person.fullName);
+  if (!name) return outcome(notFound("invalid-input", "unknown", { resolvedProfile }), []);
+
+  let company: ResolvedCompany | null = person.company?.domain
+    ? { name: person.company.name, domain: person.company.domain, source: "directory" }
+    : null;
+  if (!company && person.company?.name) {
+    const resolution = await resolveCompanyDomain(ctx, person.company.name);
+    if (resolution.kind === "unavailable") {
+      return outcome(notFound("verification-unavailable", "unknown", { resolvedProfile }), []);
+    }
+    if (resolution.kind === "resolved") company = resolution.company;
+  }
+  if (!company) {
+    return outcome(notFound("company-not-found", "unknown", { resolvedProfile }), []);
+  }
+  const email = await lookupEmailAtDomain(ctx, {
+    fullName: person.fullName,
+    name,
+    domain: company.domain,
+    companyName: company.name,
+    person,
+  });
+  return outcome(
+    { ...email.answer, resolvedProfile, company },
+    email.completed ? [EMAIL_PART] : [],
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * The email part of every find lookup: a person's name at a mail domain → a verified address,
+ * or a reason. The directory answers first (an address of this person verified within
+ * `VERIFIED_EMAIL_MAX_AGE_DAYS`, no SMTP); otherwise the candidates, ordered by the patterns this
+ * domain's known addresses follow, go to the verifier (one SMTP session, or the remote verifier).
+ * An accepted address is written back to the directory.
+ */
+import type { DomainContext } from "../context.ts";
+import type { DirectoryPerson } from "../directory/directory_person.ts";
+import { findPersonAtDomain } from "../directory/find_person_at_domain.ts";
+import { recordVerifiedEmail } from "../directory/record_verified_email.ts";
+import { verifiedAddressesAtDomain } from "../directory/verified_addresses_at_domain.ts";
+import { emailCandidates } from "./email_candidates.ts";
+import { type PersonName, rankPatterns } from "./email_patterns.ts";
+import {
+  DIRECTORY_VALID_CONFIDENCE,
+  type FindAnswer,
+  type FoundPerson,
+  notFound,
+  SMTP_VALID_CONFIDENCE,
+} from "./find_answer.ts";
+
+export interface EmailLookupInput {
+  fullName: string;
+  name: PersonName;
+  domain: string;
+  companyName: string | null;
+  /** The person when the caller already resolved them (network mode); else looked up here. */
+  person?: DirectoryPerson | null;
+}
+
+export interface EmailLookup {
+  /** The answer's email fields and the person, without company or profile. */
+  answer: FindAnswer;
+  /** True when the lookup ran to an outcome that is billed (found or not). */
+  completed: boolean;
+}
+
+/** How many verified addresses of a domain are read to learn its patterns. */
+const PATTERN_EXAMPLES = 50;
+
+export async function lookupEmailAtDomain(
+  ctx: DomainContext,
+  input: EmailLookupInput,
+): Promise<EmailLookup> {
+  const { domain, name } = input;
+  const person = input.person !== undefined ? input.person : await findPersonAtDomain(ctx.db.sql, {
+    fullName: input.fullName,
+    given: name.given,
+    surname: name.surname,
+    domain,
+  });
+  const found = foundPerson(input, person);
+
+  const known = person?.emails.filter((e) => e.address.endsWith(`@${domain}`)) ?? [];
+  const maxAgeMs = ctx.settings.verifiedEmailMaxAgeDays * 86_400_000;
+  const recent = known.find((e) =>
+    e.status === "valid" && e.verifiedAt !== null &&
+    ctx.clock.now() - Date.parse(e.verifiedAt) <= maxAgeMs
+  );
+  if (recent) {
+    return {
+      completed: true,
+      answer: {
+        found: true,
+        email: recent.address,
+        status: "valid",
+        confidence: DIRECTORY_VALID_CONFIDENCE,
+        person: found,
+        resolvedProfile: null,
+        company: null,
+        verification: {
+          method: "directory",
+          mxHost: null,
+          smtpCode: null,
+          enhancedStatus: null,
+          checkedAt: recent.verifiedAt!,
+        },
+        reason: null,
+      },
+    };
+  }
+
+  const examples = await verifiedAddressesAtDomain(ctx.db.sql, {
+    domain,
+    limit: PATTERN_EXAMPLES,
+  });
+  const guesses = emailCandidates(name, domain, { preferred: rankPatterns(examples) });
+  // This person's own addresses we know of (not recently verified) are asked first.
+  const candidates = [
+    ...new Set([
+      ...known.filter((e) => e.status !== "invalid").map((e) => e.address),
+      ...guesses.map((c) => c.address),
+    ]),
+  ];
+  if (candidates.length === 0) {
+    return { completed: false, answer: notFound("invalid-input", "unknown", { person: found }) };
+  }
+
+  const outcome = await ctx.verifier.verify({ domain, candidates });
+  switch (outcome.kind) {
+    case "valid": {
+      await recordVerifiedEmail(ctx.db.sql, {
+        fullName: input.fullName,
+        given: name.given,
+        surname: name.surname,
+        domain,
+        companyName: input.companyName,
+        address: outcome.address,
+        status: "valid",
+        verifiedAt: new Date(outcome.evidence.checkedAt),
+      }).catch(() => ctx.logger.warn("verified address could not be written to the directory"));
+      return {
+        completed: true,
+        answer: {
+          found: true,
+          email: outcome.address,
+          status: "valid",
+          confidence: SMTP_VALID_CONFIDENCE,
+          person: found,
+          resolvedProfile: null,
+          company: null,
+          verification: { method: "smtp", ...outcome.evidence },
+          reason: null,
+        },
+      };
+    }
+    case "rejected":
+      return {
+        completed: true,
+        answer: notFound("not-found", "invalid", {
+          person: found,
+          verification: { method: "smtp", ...outcome.evidence },
+        }),
+      };
+    case "catch-all":
+      return {
+        completed: true,
+        answer: notFound("catch-all", "catch-all", {
+          person: found,
+          verification: { method: "smtp", ...outcome.evidence },
+        }),
+      };
+    case "unusable-domain":
+      // No email search could run: not billed (spec §4.10).
+      return {
+        completed: false,
+        answer: notFound("unusable-domain", "invalid", { person: found }),
+      };
+    case "unavailable":
+      return {
+        completed: false,
+        answer: notFound("verification-unavailable", "unknown", {
+          person: found,
+          verification: outcome.evidence ? { method: "smtp", ...outcome.evidence } : null,
+        }),
+      };
+  }
+}
+
+function foundPerson(input: EmailLookupInput, person: DirectoryPerson | null): FoundPerson {
+  return {
+    name: person?.fullName ?? input.fullName,
+    given: person?.given ?? input.name.given,
+    surname: person?.surname ?? input.name.surname,
+    title: person?.title ?? null,
+    companyName: person?.company?.name ?? input.companyName,
+    companyDomain: input.domain,
+    location: person?.location ?? null,
+    networkUrl: person?.networkUrl ?? null,
+  };
+}

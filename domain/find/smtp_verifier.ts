@@ -1,0 +1,184 @@
+/**
+ * The verification engine in this process: DNS for the mail hosts, then at most one SMTP
+ * session per domain per lookup (another only after a host failed, or once more without
+ * STARTTLS when its TLS handshake failed), asking a random catch-all probe and then each
+ * candidate on that same session. Hosts are tried in preference order; one that cannot be
+ * reached, says 421 or drops us gives way to the next. Every DNS query goes through `dns`
+ * (so `VERIFY_DNS_SERVER` applies to all of them); each host is dialled at its resolved
+ * address on `config.smtpPort`.
+ *
+ * Per domain, KV keeps the mail hosts and the catch-all verdict for `cacheSeconds`: a known
+ * catch-all is answered from the cache with no session; a known non-catch-all skips the probe.
+ * The whole lookup is bounded by `lookupTimeoutMs` (→ `unavailable` `timeout`), every reply by
+ * `commandTimeoutMs`. A provider's failure is an outcome, never an exception; a malformed
+ * request (a caller's bug) throws `RangeError`. Nothing here logs addresses.
+ */
+import type { VerifyConfig } from "../config/config.ts";
+import type { DnsResolver } from "../providers/dns/port.ts";
+import type { SmtpConnect } from "../providers/smtp/smtp_client.ts";
+import { type Clock, systemClock } from "../shared/clock.ts";
+import type {
+  EmailVerifier,
+  SmtpEvidence,
+  UnavailableWhy,
+  VerificationOutcome,
+  VerificationRequest,
+} from "./email_verifier.ts";
+import { findMailHosts, type MailHost } from "./find_mail_hosts.ts";
+import { type HostResult, probeMailHost } from "./probe_mail_host.ts";
+import { createVerificationCache } from "./verification_cache.ts";
+import { isAddressAt, isMailDomain } from "./verification_schema.ts";
+
+export interface SmtpSessionEvent {
+  domain: string;
+  mxHost: string;
+  address: string;
+}
+
+export interface SmtpVerifierDeps {
+  dns: DnsResolver;
+  kv: Deno.Kv;
+  config: VerifyConfig;
+  clock?: Clock;
+  /** Opens TCP connections (tests); default `Deno.connect`. */
+  connect?: SmtpConnect;
+  /** Called for every SMTP session opened (benchmarks and tests count them). */
+  onSession?: (event: SmtpSessionEvent) => void;
+  /** Extra CA certificates (PEM) for STARTTLS; default: read from `config.tlsCaFile`, if set. */
+  caCerts?: string[];
+}
+
+/** Lower-cases the domain and checks every candidate is an address at it. */
+export function normalizeRequest(request: VerificationRequest): VerificationRequest {
+  const domain = String(request.domain ?? "").trim().toLowerCase().replace(/\.$/, "");
+  if (!isMailDomain(domain)) throw new RangeError("verification domain is not a host name");
+  if (!Array.isArray(request.candidates) || request.candidates.length === 0) {
+    throw new RangeError("verification needs at least one candidate address");
+  }
+  const candidates = request.candidates.map((candidate, i) => {
+    if (typeof candidate !== "string" || !isAddressAt(candidate, domain)) {
+      throw new RangeError(`candidate ${i} is not an address at the verification domain`);
+    }
+    return `${candidate.slice(0, candidate.lastIndexOf("@"))}@${domain}`;
+  });
+  return { domain, candidates };
+}
+
+function readCaCerts(path: string | null): string[] | undefined {
+  if (!path) return undefined;
+  try {
+    return [Deno.readTextFileSync(path)];
+  } catch (error) {
+    throw new Error(`VERIFY_TLS_CA_FILE: cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
+  const { dns, config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const caCerts = deps.caCerts ?? readCaCerts(config.tlsCaFile);
+  const cache = createVerificationCache({ kv: deps.kv, clock, cacheSeconds: config.cacheSeconds });
+
+  async function mailHostsOf(
+    domain: string,
+    signal: AbortSignal,
+  ): Promise<MailHost[] | VerificationOutcome> {
+    const cached = await cache.readMailHosts(domain);
+    if (cached) return cached.map((name) => ({ name }));
+    const found = await findMailHosts(dns, domain, signal);
+    if (found.kind === "dns-error") {
+      return { kind: "unavailable", why: "dns-error", evidence: null };
+    }
+    if (found.kind === "unusable") return { kind: "unusable-domain", why: found.why };
+    await cache.writeMailHosts(domain, found.hosts.map((host) => host.name));
+    return found.hosts;
+  }
+
+  async function lookup(
+    request: VerificationRequest,
+    signal: AbortSignal,
+    progress: { mxHost: string | null },
+  ): Promise<VerificationOutcome> {
+    const { domain, candidates } = request;
+    const known = await cache.readCatchAll(domain);
+    if (known?.catchAll) return { kind: "catch-all", evidence: known.evidence };
+
+    const hosts = await mailHostsOf(domain, signal);
+    if (!Array.isArray(hosts)) return hosts;
+
+    let failure: { why: UnavailableWhy; evidence: SmtpEvidence | null } = {
+      why: "hosts-down",
+      evidence: null,
+    };
+    for (const host of hosts) {
+      progress.mxHost = host.name;
+      let addresses = host.addresses;
+      if (!addresses) {
+        const answer = await dns.addresses(host.name, { signal });
+        if (answer.kind !== "records" || answer.records.length === 0) {
+          failure = { why: answer.kind === "error" ? "dns-error" : "hosts-down", evidence: null };
+          continue;
+        }
+        addresses = answer.records;
+      }
+      let result: HostResult | null = null;
+      for (const address of addresses) {
+        result = await probeMailHost({
+          domain,
+          host: host.name,
+          address,
+          candidates,
+          probeCatchAll: known?.catchAll !== false,
+          config,
+          caCerts,
+          clock,
+          signal,
+          connect: deps.connect,
+          onSession: () => deps.onSession?.({ domain, mxHost: host.name, address }),
+          onCatchAllVerdict: (catchAll, evidence) =>
+            cache.writeCatchAll(domain, catchAll, evidence),
+        });
+        if (result.kind === "decided" || result.connected) break;
+      }
+      if (result?.kind === "decided") return result.outcome;
+      if (result) failure = { why: result.why, evidence: result.evidence };
+    }
+    return { kind: "unavailable", ...failure };
+  }
+
+  return {
+    async verify(raw) {
+      const request = normalizeRequest(raw);
+      const controller = new AbortController();
+      const progress: { mxHost: string | null } = { mxHost: null };
+      const timedOut = (): VerificationOutcome => ({
+        kind: "unavailable",
+        why: "timeout",
+        evidence: progress.mxHost === null ? null : {
+          mxHost: progress.mxHost,
+          smtpCode: null,
+          enhancedStatus: null,
+          checkedAt: new Date(clock.now()).toISOString(),
+        },
+      });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<VerificationOutcome>((resolve) => {
+        timer = setTimeout(() => {
+          controller.abort();
+          resolve(timedOut());
+        }, config.lookupTimeoutMs);
+      });
+      const work = lookup(request, controller.signal, progress).catch((error) => {
+        if (controller.signal.aborted) return timedOut();
+        throw error;
+      });
+      try {
+        return await Promise.race([work, deadline]);
+      } finally {
+        clearTimeout(timer);
+        // The deadline may have won: the lookup winds down on the aborted signal.
+        work.catch(() => {});
+      }
+    },
+  };
+}

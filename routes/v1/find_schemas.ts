@@ -1,0 +1,150 @@
+/** Request and answer schemas of `POST /api/v1/find` (spec §2.5, §4.3). */
+import { z } from "@hono/zod-openapi";
+import { ServiceError } from "../../domain/errors.ts";
+import { bareHost } from "../../domain/find/bare_host.ts";
+import { EMAIL_STATUSES, FIND_REASONS, type FindMode } from "../../domain/find/find_answer.ts";
+import type { FindInput } from "../../domain/find/find_work_email.ts";
+import { CreditsChargedField, LookupBillingFields } from "../schemas.ts";
+
+const text = (field: string, max: number) =>
+  z.string({ error: `${field} must be a string` }).max(
+    max,
+    `${field} must be at most ${max} characters`,
+  )
+    .optional();
+
+export const FindBodySchema = z.object({
+  mode: z.string({ error: "mode must be a string" }).optional().openapi({
+    description:
+      "`email` (default): name + company domain. `company`: name + company name. `network`: a profile URL. Any other value is treated as `email`",
+    example: "email",
+  }),
+  name: text("name", 256).openapi({
+    description: "The person's full name (modes `email` and `company`)",
+    example: "Ada Lovelace",
+  }),
+  company: text("company", 256).openapi({
+    description:
+      "`email` mode: the company's domain or website URL (reduced to its bare host, e.g. `https://www.acme.com/about` → `acme.com`). `company` mode: the company's name",
+    example: "acme.com",
+  }),
+  networkUrl: text("networkUrl", 2048).openapi({
+    description: "`network` mode: the person's professional-network profile URL",
+    example: "https://network.example/in/ada-lovelace",
+  }),
+}).openapi("FindRequest");
+
+type FindBody = z.infer<typeof FindBodySchema>;
+
+/** The lookup a valid body asks for; a missing field of its mode is a validation_error. */
+export function toFindInput(body: FindBody): FindInput {
+  const mode: FindMode = body.mode === "company" || body.mode === "network" ? body.mode : "email";
+  const required = (field: "name" | "company" | "networkUrl") => {
+    const value = body[field]?.trim();
+    if (!value) throw new ServiceError("validation_error", `${field} is required in ${mode} mode`);
+    return value;
+  };
+  switch (mode) {
+    case "network": {
+      const networkUrl = required("networkUrl");
+      if (!URL.canParse(networkUrl) || !/^https?:$/.test(new URL(networkUrl).protocol)) {
+        throw new ServiceError("validation_error", "networkUrl must be an http(s) URL");
+      }
+      return { mode, networkUrl };
+    }
+    case "company":
+      return { mode, name: required("name"), companyName: required("company") };
+    case "email": {
+      const name = required("name");
+      const domain = bareHost(required("company"));
+      if (!domain) {
+        throw new ServiceError(
+          "validation_error",
+          "company must be a domain or website URL in email mode (send a company name with mode company)",
+        );
+      }
+      return { mode, name, domain };
+    }
+  }
+}
+
+const PersonSchema = z.object({
+  name: z.string(),
+  given: z.string().nullable(),
+  surname: z.string().nullable(),
+  title: z.string().nullable(),
+  companyName: z.string().nullable(),
+  companyDomain: z.string().nullable(),
+  location: z.string().nullable(),
+  networkUrl: z.string().nullable(),
+}).openapi("FindPerson", {
+  description:
+    "The person the lookup is about: our directory's record when it knows them, else the name as read (given/surname) at the searched domain",
+});
+
+const ResolvedProfileSchema = z.object({
+  networkUrl: z.string(),
+  name: z.string(),
+  headline: z.string().nullable(),
+  title: z.string().nullable(),
+  companyName: z.string().nullable(),
+  companyDomain: z.string().nullable(),
+  location: z.string().nullable(),
+}).openapi("ResolvedProfile", {
+  description: "`network` mode: the profile the URL resolved to",
+});
+
+const ResolvedCompanySchema = z.object({
+  name: z.string().nullable(),
+  domain: z.string(),
+  source: z.string().openapi({
+    description:
+      "`request` (email mode), `directory` (our records) or `wikidata:Q…` (the Wikidata item whose official website gave the domain)",
+  }),
+}).openapi("ResolvedCompany", { description: "The mail domain searched, and where it came from" });
+
+const VerificationSchema = z.object({
+  method: z.enum(["smtp", "directory"]).openapi({
+    description:
+      "`smtp`: a mail server answered now; `directory`: our records hold a verification within VERIFIED_EMAIL_MAX_AGE_DAYS",
+  }),
+  mxHost: z.string().nullable().openapi({
+    description: "The MX host that gave the deciding reply",
+  }),
+  smtpCode: z.number().int().nullable().openapi({ description: "Its reply code", example: 250 }),
+  enhancedStatus: z.string().nullable().openapi({
+    description: "Its enhanced status code",
+    example: "2.1.5",
+  }),
+  checkedAt: z.string().openapi({ description: "When it was read (ISO 8601)" }),
+}).openapi("VerificationEvidence");
+
+export const FindAnswerSchema = z.object({
+  found: z.boolean().openapi({
+    description:
+      "True only for an address a mail server accepted on a domain that is not catch-all, or one our directory verified recently. When verification is not possible: false with a reason, never a guess",
+  }),
+  email: z.string().nullable().openapi({
+    description: "The verified address; null whenever `found` is false",
+  }),
+  status: z.enum(EMAIL_STATUSES).openapi({
+    description:
+      "`valid` (delivered), `invalid` (every candidate rejected, or the domain cannot receive mail), `catch-all` (the domain accepts every address), `unknown` (not verified: unavailable, or the lookup never reached a mail server)",
+  }),
+  confidence: z.number().openapi({
+    description:
+      "Probability that `email` is delivered: 0.95 for an SMTP accept, 0.9 for a recent directory verification, 0 when no address is delivered",
+  }),
+  person: PersonSchema.nullable(),
+  resolvedProfile: ResolvedProfileSchema.nullable(),
+  company: ResolvedCompanySchema.nullable(),
+  verification: VerificationSchema.nullable().openapi({
+    description: "The evidence behind `status`; null when no mail server or record was consulted",
+  }),
+  reason: z.enum(FIND_REASONS).nullable().openapi({
+    description:
+      "Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (no MX/A, null MX or NXDOMAIN; not billed), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, or a provider could not answer; not billed), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)",
+  }),
+  ...LookupBillingFields,
+  ...CreditsChargedField,
+}).openapi("FindAnswer");

@@ -1,0 +1,556 @@
+/**
+ * The DNS + SMTP verification engine against real protocol fakes on loopback: a dns2 server
+ * for MX/A answers and smtp-server listeners on 127.0.0.1 and 127.0.0.2 (one port). Timeouts
+ * are small (300 ms per reply, 200 ms greylist wait) so the whole file runs in a few seconds.
+ */
+import assert from "node:assert/strict";
+import { loadConfig, type VerifyConfig } from "../domain/config/config.ts";
+import type { VerificationOutcome } from "../domain/find/email_verifier.ts";
+import { createSmtpVerifier, type SmtpSessionEvent } from "../domain/find/smtp_verifier.ts";
+import { catchAllKey, mailHostsKey } from "../domain/find/verification_cache.ts";
+import { createDenoResolver } from "../domain/providers/dns/deno_resolver.ts";
+import { FakeClock } from "../domain/shared/clock.ts";
+import { type FakeDns, type FakeZone, startFakeDns } from "./fakes/dns_server.ts";
+import {
+  FAKE_TLS_CA_FILE,
+  type FakeSmtp,
+  type FakeSmtpOptions,
+  startFakeSmtp,
+} from "./fakes/smtp_server.ts";
+
+const OPEN = { sanitizeOps: false, sanitizeResources: false };
+
+/** example.test → mx1 (127.0.0.1, preference 10), mx2 (127.0.0.2, preference 20). */
+const ZONE: FakeZone = {
+  "example.test": {
+    mx: [
+      { preference: 10, exchange: "mx1.example.test" },
+      { preference: 20, exchange: "mx2.example.test" },
+    ],
+  },
+  "mx1.example.test": { a: ["127.0.0.1"] },
+  "mx2.example.test": { a: ["127.0.0.2"] },
+};
+
+interface Rig {
+  dns: FakeDns;
+  smtp: FakeSmtp;
+  kv: Deno.Kv;
+  config: VerifyConfig;
+  clock: FakeClock;
+  sessions: SmtpSessionEvent[];
+  verify(candidates: string[], domain?: string): Promise<VerificationOutcome>;
+  close(): Promise<void>;
+}
+
+async function rig(
+  options: { zone?: FakeZone; smtp?: FakeSmtpOptions; env?: Record<string, string> } = {},
+): Promise<Rig> {
+  const dns = await startFakeDns(options.zone ?? ZONE);
+  const smtp = await startFakeSmtp({ hosts: ["127.0.0.1", "127.0.0.2"], ...options.smtp });
+  const config = loadConfig({
+    VERIFY_DNS_SERVER: dns.address,
+    VERIFY_SMTP_PORT: String(smtp.port),
+    VERIFY_HELO_NAME: "verifier.test",
+    VERIFY_MAIL_FROM: "probe@verifier.test",
+    VERIFY_TIMEOUT_SECONDS: "0.3",
+    VERIFY_LOOKUP_SECONDS: "5",
+    VERIFY_GREYLIST_RETRY_SECONDS: "0.2",
+    VERIFY_CACHE_SECONDS: "3600",
+    VERIFY_TLS_CA_FILE: FAKE_TLS_CA_FILE,
+    ...options.env,
+  }).verify;
+  const kv = await Deno.openKv(":memory:");
+  const clock = new FakeClock();
+  const sessions: SmtpSessionEvent[] = [];
+  const verifier = createSmtpVerifier({
+    dns: createDenoResolver({ nameServer: config.dnsServer, timeoutMs: config.commandTimeoutMs }),
+    kv,
+    config,
+    clock,
+    onSession: (event) => sessions.push(event),
+  });
+  return {
+    dns,
+    smtp,
+    kv,
+    config,
+    clock,
+    sessions,
+    verify: (candidates, domain = "example.test") => verifier.verify({ domain, candidates }),
+    async close() {
+      kv.close();
+      await smtp.close();
+      await dns.close();
+    },
+  };
+}
+
+function rcptsOf(r: Rig, host?: string): string[] {
+  return r.smtp.rcpts.filter((rcpt) => !host || rcpt.host === host).map((rcpt) => rcpt.address);
+}
+
+function isProbe(address: string): boolean {
+  return /^[a-z0-9]{20}@example\.test$/.test(address);
+}
+
+Deno.test("engine: a valid mailbox, asked after a rejected one, on one session", OPEN, async () => {
+  const r = await rig({ smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } } });
+  try {
+    const outcome = await r.verify(["bob@example.test", "ada@example.test", "eve@example.test"]);
+    assert.equal(outcome.kind, "valid");
+    assert.ok(outcome.kind === "valid");
+    assert.equal(outcome.address, "ada@example.test");
+    assert.equal(outcome.evidence.mxHost, "mx1.example.test");
+    assert.equal(outcome.evidence.smtpCode, 250);
+    assert.equal(outcome.evidence.checkedAt, new Date(r.clock.now()).toISOString());
+    // One session, on the preferred host: the probe, then the candidates up to the first accept.
+    assert.equal(r.smtp.connections(), 1);
+    assert.equal(r.sessions.length, 1);
+    assert.deepEqual(r.sessions[0], {
+      domain: "example.test",
+      mxHost: "mx1.example.test",
+      address: "127.0.0.1",
+    });
+    const asked = rcptsOf(r);
+    assert.equal(asked.length, 3);
+    assert.ok(isProbe(asked[0]));
+    assert.deepEqual(asked.slice(1), ["bob@example.test", "ada@example.test"]);
+    assert.equal(r.smtp.sessions[0].helo, "verifier.test");
+    assert.equal(r.smtp.sessions[0].mailFrom, "probe@verifier.test");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: every candidate rejected (550 5.1.1)", OPEN, async () => {
+  const r = await rig();
+  try {
+    const outcome = await r.verify(["bob@example.test", "eve@example.test"]);
+    assert.equal(outcome.kind, "rejected");
+    assert.ok(outcome.kind === "rejected");
+    assert.equal(outcome.evidence.smtpCode, 550);
+    assert.equal(outcome.evidence.enhancedStatus, "5.1.1");
+    assert.equal(r.smtp.connections(), 1);
+    assert.equal(rcptsOf(r).length, 3);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: catch-all, then answered from the KV cache with no session", OPEN, async () => {
+  const r = await rig({ smtp: { behaviour: { catchAll: true } } });
+  try {
+    const first = await r.verify(["ada@example.test"]);
+    assert.equal(first.kind, "catch-all");
+    assert.ok(first.kind === "catch-all");
+    assert.equal(first.evidence.smtpCode, 250);
+    // Only the probe was asked: a 250 for a real candidate says nothing on a catch-all.
+    assert.equal(rcptsOf(r).length, 1);
+    assert.ok(isProbe(rcptsOf(r)[0]));
+    const cached = await r.kv.get<{ catchAll: boolean; expiresAt: number }>(
+      catchAllKey("example.test"),
+    );
+    assert.equal(cached.value?.catchAll, true);
+    assert.equal(cached.value?.expiresAt, r.clock.now() + 3600_000);
+
+    const second = await r.verify(["bob@example.test"]);
+    assert.deepEqual(second, first);
+    assert.equal(r.smtp.connections(), 1);
+    assert.equal(r.sessions.length, 1);
+
+    // Past expiresAt the cache is not believed (whatever KV still holds).
+    r.clock.advance(3600_001);
+    const third = await r.verify(["bob@example.test"]);
+    assert.equal(third.kind, "catch-all");
+    assert.equal(r.smtp.connections(), 2);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test(
+  "engine: a known non-catch-all domain skips the probe and the MX query",
+  OPEN,
+  async () => {
+    const r = await rig({ smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } } });
+    try {
+      assert.equal((await r.verify(["bob@example.test"])).kind, "rejected");
+      const mxQueries = () => r.dns.queries.filter((q) => q.type === "MX").length;
+      assert.equal(mxQueries(), 1);
+      const hosts = await r.kv.get<{ hosts: string[] }>(mailHostsKey("example.test"));
+      assert.deepEqual(hosts.value?.hosts, ["mx1.example.test", "mx2.example.test"]);
+      r.smtp.reset();
+      const outcome = await r.verify(["ada@example.test"]);
+      assert.equal(outcome.kind, "valid");
+      assert.deepEqual(rcptsOf(r), ["ada@example.test"]);
+      assert.equal(mxQueries(), 1);
+    } finally {
+      await r.close();
+    }
+  },
+);
+
+Deno.test("engine: greylisted once, accepted on the retry on the same session", OPEN, async () => {
+  const r = await rig({
+    smtp: { behaviour: { mailboxes: { "ada@example.test": { greylist: 1 } } } },
+  });
+  try {
+    const started = performance.now();
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind, "valid");
+    assert.ok(performance.now() - started >= 190, "waited greylistRetryMs before the retry");
+    assert.equal(r.smtp.connections(), 1);
+    assert.deepEqual(rcptsOf(r).slice(1), ["ada@example.test", "ada@example.test"]);
+    assert.deepEqual(r.smtp.rcpts.slice(1).map((rcpt) => rcpt.code), [451, 250]);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: greylisted on the retry too → unavailable greylisted", OPEN, async () => {
+  const r = await rig({ smtp: { behaviour: { mailboxes: { "ada@example.test": "greylist" } } } });
+  try {
+    const outcome = await r.verify(["ada@example.test", "bob@example.test"]);
+    assert.equal(outcome.kind, "unavailable");
+    assert.ok(outcome.kind === "unavailable");
+    assert.equal(outcome.why, "greylisted");
+    assert.equal(outcome.evidence?.smtpCode, 451);
+    assert.equal(outcome.evidence?.enhancedStatus, "4.7.1");
+    // Not read as rejected, and the later candidate is not asked: order decides.
+    assert.deepEqual(rcptsOf(r).slice(1), ["ada@example.test", "ada@example.test"]);
+    assert.equal(r.smtp.connections(), 1);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: a 5.7.1 policy block is unavailable policy, never rejected", OPEN, async () => {
+  const r = await rig({ smtp: { behaviour: { mailboxes: { "ada@example.test": "policy" } } } });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind, "unavailable");
+    assert.ok(outcome.kind === "unavailable");
+    assert.equal(outcome.why, "policy");
+    assert.equal(outcome.evidence?.smtpCode, 554);
+    assert.equal(outcome.evidence?.enhancedStatus, "5.7.1");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: a 550 naming a block list (no enhanced code) is policy", OPEN, async () => {
+  const r = await rig({
+    smtp: {
+      behaviour: {
+        otherRecipients: { code: 550, message: "Rejected: your IP is listed by Spamhaus" },
+      },
+    },
+  });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind === "unavailable" && outcome.why, "policy");
+    // The probe got the block: no candidate was asked.
+    assert.equal(rcptsOf(r).length, 1);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: a sender refused at MAIL FROM is policy", OPEN, async () => {
+  const r = await rig({ smtp: { behaviour: { mailFrom: "policy" } } });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind === "unavailable" && outcome.why, "policy");
+    assert.equal(rcptsOf(r).length, 0);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: MX order by preference, DNS order kept on ties", OPEN, async () => {
+  const r = await rig({
+    zone: {
+      ...ZONE,
+      "example.test": {
+        mx: [
+          { preference: 20, exchange: "mx1.example.test" },
+          { preference: 10, exchange: "mx2.example.test" },
+          { preference: 20, exchange: "mx3.example.test" },
+        ],
+      },
+    },
+    smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } },
+  });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind === "valid" && outcome.evidence.mxHost, "mx2.example.test");
+    assert.equal(r.smtp.connections("127.0.0.1"), 0);
+    const hosts = await r.kv.get<{ hosts: string[] }>(mailHostsKey("example.test"));
+    assert.deepEqual(hosts.value?.hosts, [
+      "mx2.example.test",
+      "mx1.example.test",
+      "mx3.example.test",
+    ]);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: first MX refuses connections, the second answers", OPEN, async () => {
+  const r = await rig({
+    zone: { ...ZONE, "mx1.example.test": { a: ["127.0.0.3"] } }, // nothing listens there
+    smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } },
+  });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind, "valid");
+    assert.equal(outcome.kind === "valid" && outcome.evidence.mxHost, "mx2.example.test");
+    assert.equal(r.smtp.connections("127.0.0.2"), 1);
+    assert.equal(r.sessions.length, 1);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: 421 at the greeting of the first MX, the second answers", OPEN, async () => {
+  const r = await rig({
+    smtp: {
+      behaviour: { mailboxes: { "ada@example.test": "accept" } },
+      hostBehaviour: { "127.0.0.1": { greeting: "421" } },
+    },
+  });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind === "valid" && outcome.evidence.mxHost, "mx2.example.test");
+    assert.equal(r.smtp.connections("127.0.0.1"), 1);
+    assert.equal(r.smtp.connections("127.0.0.2"), 1);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: dropped mid-dialogue → next host; all dropped → hosts-down", OPEN, async () => {
+  const r = await rig({
+    smtp: {
+      behaviour: { mailboxes: { "ada@example.test": "accept" } },
+      hostBehaviour: { "127.0.0.1": { mailboxes: { "ada@example.test": "drop" } } },
+    },
+  });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind === "valid" && outcome.evidence.mxHost, "mx2.example.test");
+
+    r.smtp.setBehaviour({ otherRecipients: "drop" }, "127.0.0.2");
+    r.smtp.setBehaviour({ otherRecipients: "drop" }, "127.0.0.1");
+    r.smtp.reset();
+    const down = await r.verify(["bob@example.test"], "example.test");
+    assert.equal(down.kind, "unavailable");
+    assert.ok(down.kind === "unavailable");
+    assert.equal(down.why, "hosts-down");
+    assert.equal(down.evidence?.mxHost, "mx2.example.test");
+    assert.equal(r.smtp.connections("127.0.0.1"), 1);
+    assert.equal(r.smtp.connections("127.0.0.2"), 1);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: a 421 mid-session moves to the next host", OPEN, async () => {
+  const r = await rig({
+    smtp: {
+      behaviour: { mailboxes: { "ada@example.test": "accept" } },
+      hostBehaviour: { "127.0.0.1": { mailboxes: { "ada@example.test": "421" } } },
+    },
+  });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind === "valid" && outcome.evidence.mxHost, "mx2.example.test");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test(
+  "engine: a server slower than the command timeout → unavailable timeout",
+  OPEN,
+  async () => {
+    const r = await rig({
+      zone: {
+        "example.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }] },
+        "mx1.example.test": { a: ["127.0.0.1"] },
+      },
+      smtp: { behaviour: { otherRecipients: { delayMs: 2000, then: "accept" } } },
+    });
+    try {
+      const started = performance.now();
+      const outcome = await r.verify(["ada@example.test"]);
+      assert.equal(outcome.kind, "unavailable");
+      assert.ok(outcome.kind === "unavailable");
+      assert.equal(outcome.why, "timeout");
+      assert.equal(outcome.evidence?.mxHost, "mx1.example.test");
+      assert.ok(performance.now() - started < 1500);
+    } finally {
+      await r.close();
+    }
+  },
+);
+
+Deno.test("engine: a greeting slower than the timeout moves to the next host", OPEN, async () => {
+  const r = await rig({
+    smtp: {
+      behaviour: { mailboxes: { "ada@example.test": "accept" } },
+      hostBehaviour: { "127.0.0.1": { greeting: { delayMs: 2000 } } },
+    },
+  });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind === "valid" && outcome.evidence.mxHost, "mx2.example.test");
+    assert.deepEqual(r.sessions.map((event) => event.mxHost), [
+      "mx1.example.test",
+      "mx2.example.test",
+    ]);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: the whole lookup is bounded by lookupTimeoutMs", OPEN, async () => {
+  const r = await rig({
+    smtp: { behaviour: { mailboxes: { "ada@example.test": "greylist" } } },
+    env: { VERIFY_GREYLIST_RETRY_SECONDS: "10", VERIFY_LOOKUP_SECONDS: "0.5" },
+  });
+  try {
+    const started = performance.now();
+    const outcome = await r.verify(["ada@example.test"]);
+    const elapsed = performance.now() - started;
+    assert.deepEqual(outcome.kind === "unavailable" && outcome.why, "timeout");
+    assert.equal(outcome.kind === "unavailable" && outcome.evidence?.mxHost, "mx1.example.test");
+    assert.ok(elapsed >= 450 && elapsed < 1500, `took ${elapsed} ms`);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: STARTTLS verified with the configured CA", OPEN, async () => {
+  const r = await rig({ smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } } });
+  try {
+    assert.equal((await r.verify(["ada@example.test"])).kind, "valid");
+    assert.equal(r.smtp.sessions.length, 1);
+    assert.equal(r.smtp.sessions[0].secure, true);
+    assert.ok(r.smtp.rcpts.every((rcpt) => rcpt.secure));
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: a failed TLS handshake is retried once in plaintext", OPEN, async () => {
+  // No VERIFY_TLS_CA_FILE: the fake's certificate cannot be verified.
+  const r = await rig({
+    smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } },
+    env: { VERIFY_TLS_CA_FILE: "" },
+  });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind === "valid" && outcome.evidence.mxHost, "mx1.example.test");
+    assert.equal(r.smtp.connections("127.0.0.1"), 2);
+    assert.equal(r.sessions.length, 2);
+    assert.ok(r.smtp.rcpts.length > 0 && r.smtp.rcpts.every((rcpt) => !rcpt.secure));
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: no STARTTLS offered → plaintext session", OPEN, async () => {
+  const r = await rig({
+    smtp: { behaviour: { starttls: false, mailboxes: { "ada@example.test": "accept" } } },
+  });
+  try {
+    assert.equal((await r.verify(["ada@example.test"])).kind, "valid");
+    assert.equal(r.smtp.sessions[0].secure, false);
+    assert.equal(r.smtp.connections(), 1);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: null MX, NXDOMAIN and no mail host are unusable domains", OPEN, async () => {
+  const r = await rig({
+    zone: {
+      ...ZONE,
+      "nullmx.test": { mx: [{ preference: 0, exchange: "." }] },
+      "textonly.test": { txt: ["v=spf1 -all"] },
+    },
+  });
+  try {
+    assert.deepEqual(await r.verify(["a@nullmx.test"], "nullmx.test"), {
+      kind: "unusable-domain",
+      why: "null-mx",
+    });
+    assert.deepEqual(await r.verify(["a@missing.test"], "missing.test"), {
+      kind: "unusable-domain",
+      why: "nxdomain",
+    });
+    assert.deepEqual(await r.verify(["a@textonly.test"], "textonly.test"), {
+      kind: "unusable-domain",
+      why: "no-mail-host",
+    });
+    assert.equal(r.smtp.connections(), 0);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: no MX → the domain's own A record (RFC 5321 §5.1)", OPEN, async () => {
+  const r = await rig({
+    zone: { "direct.example.test": { a: ["127.0.0.2"] } },
+    smtp: { behaviour: { mailboxes: { "ada@direct.example.test": "accept" } } },
+  });
+  try {
+    const outcome = await r.verify(["ada@direct.example.test"], "direct.example.test");
+    assert.equal(outcome.kind, "valid");
+    assert.equal(outcome.kind === "valid" && outcome.evidence.mxHost, "direct.example.test");
+    assert.equal(r.smtp.connections("127.0.0.2"), 1);
+    assert.equal(r.smtp.sessions[0].secure, true);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: a resolver that does not answer → unavailable dns-error", OPEN, async () => {
+  const r = await rig({ zone: { "slowdns.test": { silent: true } } });
+  try {
+    const started = performance.now();
+    const outcome = await r.verify(["a@slowdns.test"], "slowdns.test");
+    assert.deepEqual(outcome, { kind: "unavailable", why: "dns-error", evidence: null });
+    assert.ok(performance.now() - started < 1500);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: every DNS query goes to the configured server", OPEN, async () => {
+  const r = await rig({ smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } } });
+  try {
+    await r.verify(["ada@example.test"]);
+    assert.deepEqual(
+      r.dns.queries.filter((q) => q.type !== "AAAA"),
+      [{ name: "example.test", type: "MX" }, { name: "mx1.example.test", type: "A" }],
+    );
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: a malformed request is a caller's bug (RangeError)", OPEN, async () => {
+  const r = await rig();
+  try {
+    await assert.rejects(() => r.verify([]), RangeError);
+    await assert.rejects(() => r.verify(["a@other.test"]), RangeError);
+    await assert.rejects(() => r.verify(["a\r\nRSET@example.test"]), RangeError);
+    await assert.rejects(() => r.verify(["a@x.test"], "bad domain"), RangeError);
+    assert.equal(r.smtp.connections(), 0);
+  } finally {
+    await r.close();
+  }
+});
