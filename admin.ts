@@ -4,7 +4,7 @@
  * Prints one JSON object on stdout; bad arguments exit 2 with a message on stderr.
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "./domain/config/config.ts";
+import { type Config, loadConfig } from "./domain/config/config.ts";
 import { ServiceError } from "./domain/errors.ts";
 import { openDatabase, type Sql } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
@@ -14,22 +14,62 @@ import { revokeApiKey } from "./domain/auth/revoke_api_key.ts";
 import { grantPoints } from "./domain/billing/grant_points.ts";
 import { readBalance } from "./domain/billing/balance.ts";
 import { recentEntries } from "./domain/billing/recent_entries.ts";
+import {
+  importPeople,
+  type ImportPeopleResult,
+  type ImportRecord,
+  type NameSplit,
+  parseImportLine,
+  parseImportRecord,
+} from "./domain/directory/import_people.ts";
+import { demoPeople } from "./domain/directory/demo_people.ts";
+import { readNames } from "./domain/name_parse/read_names.ts";
+import type { Logger } from "./domain/shared/logger.ts";
+import type { NameModel } from "./model/types.ts";
+import { loadServiceNameModel } from "./load_service_name_model.ts";
 
 const USAGE = `usage: deno task admin <command> [options]
   workspace create --name NAME [--points N]        → {"workspaceId","apiKey"}
   key create --workspace ID [--expires-in SECONDS] → {"keyId","apiKey"}
   key revoke --key-id ID                           → {"keyId","workspaceId","revokedAt"}
   points grant --workspace ID --points N           → the new balance
-  balance --workspace ID                           → the balance and the latest ledger entries`;
+  balance --workspace ID                           → the balance and the latest ledger entries
+  import FILE.jsonl                                → loads people into the directory; one JSON
+                                                     object a line, {"name",…}; bad lines are
+                                                     listed by number and the rest loaded (exit 1
+                                                     when any line was rejected)
+  demo [--people N]                                → fills the directory with N demo people
+                                                     (default 200) and names a few to try`;
 
 class UsageError extends Error {}
 
 type Options = Record<string, string | undefined>;
 
+/** What a command may use besides its options. */
+interface CommandContext {
+  /** The command's positional arguments (named by `Command.positionals`). */
+  args: string[];
+  config: Config;
+  /** Progress lines (stderr); stdout carries only the one JSON answer. */
+  progress(line: string): void;
+}
+
 interface Command {
   options: string[];
-  run(sql: Sql, options: Options): Promise<unknown>;
+  /** Names of required positional arguments, for messages. */
+  positionals?: string[];
+  run(sql: Sql, options: Options, context: CommandContext): Promise<unknown>;
 }
+
+/** A command's answer that also sets a non-zero exit code (still printed on stdout). */
+class PartialSuccess {
+  constructor(readonly output: unknown, readonly exitCode: number) {}
+}
+
+const DEMO_PEOPLE = 200;
+const IMPORT_BATCH = 1000;
+const IMPORT_PROGRESS_EVERY = 10_000;
+const IMPORT_MAX_ERRORS = 100;
 
 const COMMANDS: Record<string, Command> = {
   "workspace create": {
@@ -76,7 +116,211 @@ const COMMANDS: Record<string, Command> = {
       };
     },
   },
+  "import": {
+    options: [],
+    positionals: ["FILE.jsonl"],
+    run: async (sql, _o, { args, config, progress }) => {
+      const summary = await importFile(sql, {
+        path: args[0],
+        splitNames: nameSplitter(config.modelPath, progress),
+        progress,
+      });
+      return summary.rejected ? new PartialSuccess(summary, 1) : summary;
+    },
+  },
+  "demo": {
+    options: ["people"],
+    run: async (sql, o) => {
+      const people = optionalInteger(o, "people", DEMO_PEOPLE, 1);
+      if (people > 1_000_000) throw new UsageError("--people must be at most 1000000");
+      const records = demoPeople(people, { now: new Date() }).map((input) => {
+        const parsed = parseImportRecord(input);
+        if (!parsed.ok) throw new Error(`demo record does not validate: ${parsed.message}`);
+        return parsed.record;
+      });
+      const result = await importPeople(sql, records, { source: "demo" });
+      return { people, ...importCounts(result), tryThese: demoExamples(records) };
+    },
+  },
 };
+
+/**
+ * Streams a JSON-lines file into the directory in batches: a bad line (invalid JSON, a record
+ * that does not validate) is counted and listed with its 1-based number, the others are loaded.
+ */
+async function importFile(
+  sql: Sql,
+  options: {
+    path: string;
+    splitNames: (names: string[]) => Promise<(NameSplit | null)[]>;
+    progress: (line: string) => void;
+  },
+) {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(options.path);
+  } catch (error) {
+    throw new ServiceError("not_found", `cannot read ${options.path}: ${(error as Error).message}`);
+  }
+  const started = performance.now();
+  const totals = {
+    lines: 0,
+    imported: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    companiesCreated: 0,
+    companiesUpdated: 0,
+  };
+  let rejected = 0;
+  const errors: { line: number; message: string }[] = [];
+  let batch: ImportRecord[] = [];
+  // One batch is written while the next is read and validated (batches stay in file order).
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    const records = batch;
+    batch = [];
+    await writing;
+    if (records.length === 0) return;
+    writing = write(records);
+    writing.catch(() => {}); // handled: the next flush awaits it and rethrows
+  };
+  const write = async (records: ImportRecord[]) => {
+    const result = await importPeople(sql, records, {
+      splitNames: options.splitNames,
+      batchSize: IMPORT_BATCH,
+    });
+    totals.imported += result.records;
+    totals.created += result.created;
+    totals.updated += result.updated;
+    totals.unchanged += result.unchanged;
+    totals.companiesCreated += result.companiesCreated;
+    totals.companiesUpdated += result.companiesUpdated;
+  };
+  const report = () =>
+    options.progress(
+      `import: ${totals.lines} lines, ${totals.imported} imported, ${rejected} rejected, ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  const lines = file.readable.pipeThrough(new TextDecoderStream()).pipeThrough(splitLines());
+  for await (const line of lines) {
+    totals.lines++;
+    if (line.trim() !== "") {
+      const parsed = parseImportLine(line);
+      if (parsed.ok) batch.push(parsed.record);
+      else {
+        rejected++;
+        if (errors.length < IMPORT_MAX_ERRORS) {
+          errors.push({ line: totals.lines, message: parsed.message });
+        }
+      }
+    }
+    if (batch.length >= IMPORT_BATCH) await flush();
+    if (totals.lines % IMPORT_PROGRESS_EVERY === 0) report();
+  }
+  await flush();
+  await writing;
+  if (totals.lines % IMPORT_PROGRESS_EVERY !== 0 || totals.lines === 0) report();
+  return {
+    lines: totals.lines,
+    imported: totals.imported,
+    created: totals.created,
+    updated: totals.updated,
+    unchanged: totals.unchanged,
+    companies: { created: totals.companiesCreated, updated: totals.companiesUpdated },
+    rejected,
+    errors,
+    seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+  };
+}
+
+/** Splits a byte-decoded text stream into lines (`\n` or `\r\n`; a leading BOM dropped). */
+function splitLines(): TransformStream<string, string> {
+  let rest = "";
+  let first = true;
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (first) {
+        chunk = chunk.replace(/^\uFEFF/, "");
+        first = false;
+      }
+      const parts = (rest + chunk).split("\n");
+      rest = parts.pop()!;
+      for (const part of parts) controller.enqueue(part.endsWith("\r") ? part.slice(0, -1) : part);
+    },
+    flush(controller) {
+      if (rest !== "") controller.enqueue(rest.endsWith("\r") ? rest.slice(0, -1) : rest);
+    },
+  });
+}
+
+/** Given name and surname by the service's name model (loaded on first use; else the rule). */
+function nameSplitter(
+  modelPath: string | null,
+  progress: (line: string) => void,
+): (names: string[]) => Promise<(NameSplit | null)[]> {
+  let model: Promise<NameModel | null> | null = null;
+  const logger: Logger = {
+    info() {},
+    warn: (msg, fields) => progress(`import: ${msg} ${JSON.stringify(fields ?? {})}`),
+    error: (msg, fields) => progress(`import: ${msg} ${JSON.stringify(fields ?? {})}`),
+  };
+  return async (names) => {
+    model ??= loadServiceNameModel(modelPath, logger);
+    const outcomes = await readNames(await model, names, "as-written");
+    return outcomes.map((o) =>
+      o.kind === "answer" ? { given: o.answer.given, surname: o.answer.surname } : null
+    );
+  };
+}
+
+function importCounts(result: ImportPeopleResult) {
+  return {
+    created: result.created,
+    updated: result.updated,
+    unchanged: result.unchanged,
+    companies: { created: result.companiesCreated, updated: result.companiesUpdated },
+  };
+}
+
+/** Lookups a newcomer can try against the demo directory (find and enrich request bodies). */
+function demoExamples(records: ImportRecord[]) {
+  const examples: { what: string; body: Record<string, string>; expect?: string }[] = [];
+  const withEmail = records.find((r) => r.companyDomain && r.emails.length);
+  if (withEmail) {
+    const address = withEmail.emails[0].address;
+    examples.push(
+      {
+        what: "POST /api/v1/find — a name at a company domain",
+        body: { mode: "email", name: withEmail.name, company: withEmail.companyDomain! },
+        expect: address,
+      },
+      {
+        what: "POST /api/v1/find — a name at a company named as people write it",
+        body: {
+          mode: "company",
+          name: withEmail.name,
+          company: withEmail.companyAliases[0] ?? withEmail.companyName!,
+        },
+        expect: address,
+      },
+      {
+        what: "POST /api/v1/enrich/email — the person behind an address",
+        body: { email: address },
+        expect: withEmail.name,
+      },
+    );
+  }
+  const profiled = withEmail?.networkUrl ? withEmail : records.find((r) => r.networkUrl);
+  if (profiled) {
+    examples.push({
+      what: "POST /api/v1/find — a profile URL",
+      body: { mode: "network", networkUrl: profiled.networkUrl! },
+      ...(profiled.emails[0] ? { expect: profiled.emails[0].address } : {}),
+    });
+  }
+  return examples;
+}
 
 function required(options: Options, name: string): string {
   const value = options[name]?.trim();
@@ -98,7 +342,9 @@ async function mustExist(sql: Sql, workspaceId: string): Promise<void> {
   if (rows.length === 0) throw new ServiceError("not_found", `No workspace with id ${workspaceId}`);
 }
 
-function parseCommand(args: string[]): { name: string; command: Command; options: Options } {
+function parseCommand(
+  args: string[],
+): { name: string; command: Command; options: Options; positionals: string[] } {
   const words = args.filter((arg) => !arg.startsWith("--"));
   const name = [words.slice(0, 2).join(" "), words[0]].find((candidate) =>
     candidate && COMMANDS[candidate]
@@ -118,11 +364,21 @@ function parseCommand(args: string[]): { name: string; command: Command; options
     strict: true,
     allowPositionals: true,
   });
-  if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
-  return { name, command, options: values as Options };
+  const wanted = command.positionals ?? [];
+  if (positionals.length > wanted.length) {
+    throw new UsageError(`unexpected argument: ${positionals[wanted.length]}`);
+  }
+  if (positionals.length < wanted.length) {
+    throw new UsageError(`${name}: ${wanted[positionals.length]} is required`);
+  }
+  return { name, command, options: values as Options, positionals };
 }
 
-export async function runAdmin(args: string[], env: Record<string, string | undefined>) {
+export async function runAdmin(
+  args: string[],
+  env: Record<string, string | undefined>,
+  io: { progress?: (line: string) => void } = {},
+) {
   let parsed;
   try {
     parsed = parseCommand(args);
@@ -137,7 +393,14 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
   });
   try {
     await migrate(db.sql);
-    const output = await parsed.command.run(db.sql, parsed.options);
+    const output = await parsed.command.run(db.sql, parsed.options, {
+      args: parsed.positionals,
+      config,
+      progress: io.progress ?? ((line) => console.error(line)),
+    });
+    if (output instanceof PartialSuccess) {
+      return { ok: true as const, exitCode: output.exitCode, output: output.output };
+    }
     return { ok: true as const, exitCode: 0, output };
   } catch (error) {
     if (error instanceof UsageError) {

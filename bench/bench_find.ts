@@ -122,7 +122,7 @@ const service = new Deno.Command(Deno.execPath(), {
     new URL("../main.ts", import.meta.url).pathname,
   ],
   env: serviceEnv,
-  stdout: "null",
+  stdout: Deno.env.get("BENCH_DEBUG") ? "inherit" : "null",
   stderr: "inherit",
 }).spawn();
 const url = `http://127.0.0.1:${port}/api/v1/find`;
@@ -161,7 +161,9 @@ async function load(seconds: number) {
         method: "POST",
         headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
         body: nextBody(),
+        signal: AbortSignal.timeout(60_000),
       });
+      if (Deno.env.get("BENCH_DEBUG")) console.error(res.status, latencies.length);
       const body = await res.json();
       latencies.push(performance.now() - t0);
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;

@@ -118,3 +118,145 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "admin CLI: import a JSON-lines file and fill the demo directory beside a running server",
+  DB_TEST,
+  async (t) => {
+    const { openDatabase } = await import("../domain/stores/database.ts");
+    const { findPersonByNetworkUrl } = await import(
+      "../domain/directory/find_person_by_network_url.ts"
+    );
+    const { findPersonAtDomain } = await import("../domain/directory/find_person_at_domain.ts");
+    const running = await startTestService(silentLogger);
+    const { env, dataDir } = running;
+    const progress: string[] = [];
+    const admin = async (...args: string[]) => {
+      const result = await runAdmin(args, env, { progress: (line) => progress.push(line) });
+      return result.ok
+        ? { exitCode: result.exitCode, message: "", output: result.output as Record<string, never> }
+        : { exitCode: result.exitCode, message: result.message, output: null as never };
+    };
+    // The directory as the server sees it (its database, through its socket or DATABASE_URL).
+    const db = await openDatabase({
+      url: env.DATABASE_URL ?? null,
+      pgliteDir: `${dataDir}/pglite`,
+    });
+    try {
+      const file = `${dataDir}/people.jsonl`;
+      await Deno.writeTextFile(
+        file,
+        [
+          JSON.stringify({
+            name: "Ada Lovelace",
+            companyName: "Analytical Engines Ltd",
+            companyDomain: "engines.example",
+            networkUrl: "https://network.example/in/ada-cli",
+            emails: [{ address: "ada@engines.example", status: "valid" }],
+          }),
+          "{not json",
+          "",
+          JSON.stringify({ name: "Charles Babbage", companyDomain: "engines.example" }),
+          JSON.stringify({ title: "no name" }),
+          JSON.stringify({ name: "Grace Hopper", emails: [{ address: "grace" }] }),
+          JSON.stringify({
+            name: "Alan Turing",
+            networkUrl: "https://network.example/in/alan-cli",
+          }),
+        ].join("\r\n") + "\n",
+      );
+
+      await t.step("import: bad lines listed by number, the rest loaded, exit 1", async () => {
+        const result = await admin("import", file);
+        assert.equal(result.exitCode, 1);
+        const { errors, ...summary } = result.output as unknown as {
+          errors: { line: number; message: string }[];
+        } & Record<string, unknown>;
+        assert.deepEqual(
+          { ...summary, seconds: 0 },
+          {
+            lines: 7,
+            imported: 3,
+            created: 3,
+            updated: 0,
+            unchanged: 0,
+            companies: { created: 1, updated: 0 },
+            rejected: 3,
+            seconds: 0,
+          },
+        );
+        assert.deepEqual(errors.map((e) => e.line), [2, 5, 6]);
+        assert.match(errors[0].message, /invalid JSON/);
+        assert.match(errors[1].message, /^name: /);
+        assert.match(errors[2].message, /emails\.0\.address/);
+        assert.match(progress.at(-1)!, /7 lines, 3 imported, 3 rejected/);
+
+        // On the server's database, with given name and surname from the name model.
+        const ada = await findPersonByNetworkUrl(db.sql, "https://network.example/in/ada-cli");
+        assert.deepEqual([ada?.given, ada?.surname], ["Ada", "Lovelace"]);
+        assert.equal(ada?.emails[0].address, "ada@engines.example");
+        const charles = await findPersonAtDomain(db.sql, {
+          fullName: "Charles Babbage",
+          domain: "engines.example",
+        });
+        assert.deepEqual([charles?.given, charles?.surname], ["Charles", "Babbage"]);
+
+        const again = await admin("import", file);
+        assert.equal(again.exitCode, 1);
+        assert.deepEqual(
+          [again.output.created, again.output.updated, again.output.unchanged],
+          [0, 0, 3],
+        );
+      });
+
+      await t.step("import: a clean file exits 0; usage and missing files", async () => {
+        const clean = `${dataDir}/clean.jsonl`;
+        await Deno.writeTextFile(clean, JSON.stringify({ name: "Hedy Lamarr" }));
+        const ok = await admin("import", clean);
+        assert.equal(ok.exitCode, 0);
+        assert.deepEqual([ok.output.lines, ok.output.imported, ok.output.rejected], [1, 1, 0]);
+
+        const missingArg = await admin("import");
+        assert.equal(missingArg.exitCode, 2);
+        assert.match(missingArg.message, /FILE\.jsonl is required/);
+        const twoFiles = await admin("import", clean, clean);
+        assert.equal(twoFiles.exitCode, 2);
+        const missingFile = await admin("import", `${dataDir}/nope.jsonl`);
+        assert.equal(missingFile.exitCode, 1);
+        assert.match(missingFile.message, /cannot read .*nope\.jsonl/);
+      });
+
+      await t.step("demo: fills the directory and names lookups that answer", async () => {
+        const demo = await admin("demo", "--people", "60");
+        assert.equal(demo.exitCode, 0);
+        assert.equal(demo.output.people, 60);
+        assert.ok((demo.output.created as number) >= 55);
+        const tries = demo.output.tryThese as {
+          what: string;
+          body: Record<string, string>;
+          expect?: string;
+        }[];
+        const byName = tries.find((x) => x.body.mode === "email")!;
+        const found = await findPersonAtDomain(db.sql, {
+          fullName: byName.body.name,
+          domain: byName.body.company,
+        });
+        assert.equal(found?.emails[0].address, byName.expect);
+        assert.equal(found?.emails[0].status, "valid");
+        const byUrl = tries.find((x) => x.body.mode === "network")!;
+        assert.ok(await findPersonByNetworkUrl(db.sql, byUrl.body.networkUrl));
+        assert.ok(tries.some((x) => x.body.mode === "company"));
+
+        const again = await admin("demo", "--people", "60");
+        assert.deepEqual([again.exitCode, again.output.created], [0, 0]);
+        for (const args of [["demo", "--people", "0"], ["demo", "--people", "many"]]) {
+          assert.equal((await admin(...args)).exitCode, 2, args.join(" "));
+        }
+      });
+    } finally {
+      await db.close();
+      await running.stop();
+      await running.cleanup();
+    }
+  },
+);

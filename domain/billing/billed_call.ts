@@ -263,8 +263,12 @@ export async function chargeOrIncomplete(
 ): Promise<ChargeResult[]> {
   try {
     return await ctx.charge(requests);
-  } catch {
-    ctx.logger.warn("charge could not be recorded", { units: requests.length });
+  } catch (error) {
+    ctx.logger.warn("charge could not be recorded", {
+      units: requests.length,
+      errorName: (error as Error)?.name ?? typeof error,
+      errorCode: String((error as { code?: unknown })?.code ?? ""),
+    });
     throw new ServiceError("incomplete", INCOMPLETE_MESSAGE);
   }
 }
