@@ -283,7 +283,7 @@ function importCounts(result: ImportPeopleResult) {
   };
 }
 
-/** Lookups a newcomer can try against the demo directory (find and enrich request bodies). */
+/** Lookups a newcomer can try against the demo directory (find request bodies). */
 function demoExamples(records: ImportRecord[]) {
   const examples: { what: string; body: Record<string, string>; expect?: string }[] = [];
   const withEmail = records.find((r) => r.companyDomain && r.emails.length);
@@ -303,11 +303,6 @@ function demoExamples(records: ImportRecord[]) {
           company: withEmail.companyAliases[0] ?? withEmail.companyName!,
         },
         expect: address,
-      },
-      {
-        what: "POST /api/v1/enrich/email — the person behind an address",
-        body: { email: address },
-        expect: withEmail.name,
       },
     );
   }

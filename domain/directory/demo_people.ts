@@ -1,7 +1,7 @@
 /**
  * A deterministic demo directory: `demoPeople(n, { now })` gives n import records (the JSON-lines
  * shape) of fictional people at 21 fictional companies on reserved `.example` domains (RFC 2606:
- * never real), so a newcomer can try find, enrich and lead search without any data of their own.
+ * never real), so a newcomer can try find (and later lookups) without any data of their own.
  *
  * The same n and seed always give the same people (and the first n of a larger set are the same
  * people); only the verification times move with `now`, so the about one person in three who has
