@@ -23,6 +23,20 @@ Deno.test(
       assert.deepEqual(points.security, [{ apiKey: [] }]);
       assert.ok(points.responses["401"] && points.responses["429"]);
       assert.deepEqual(points["x-cost"], []);
+      // Each billed route declares its own cost; the points come from the price table.
+      const find = document.paths["/api/v1/find"].post;
+      assert.deepEqual(
+        find["x-cost"].map((c: { priceName: string; points: number }) => [c.priceName, c.points]),
+        [["findEmail", prices.findEmail], ["findCompany", prices.findCompany]],
+      );
+      assert.deepEqual(
+        document.paths["/api/v1/name/parse"].post["x-cost"].map((c: { points: number }) =>
+          c.points
+        ),
+        [3],
+      );
+      assert.ok(find.responses["200"] && find.responses["400"] && find.responses["409"]);
+      assert.ok(document.components.schemas.FindAnswer, "find answer schema");
       for (
         const methods of Object.values(document.paths) as Record<
           string,
