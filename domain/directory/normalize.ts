@@ -4,35 +4,14 @@
  * way a caller writes it reaches the same record. Pure functions, no I/O.
  */
 import { parse } from "tldts";
-
-/** Letters Unicode decomposition does not split into a base letter and a mark. */
-const SPECIAL_LETTERS: Record<string, string> = {
-  "ß": "ss",
-  "ẞ": "ss",
-  "æ": "ae",
-  "œ": "oe",
-  "ø": "o",
-  "ł": "l",
-  "đ": "d",
-  "ð": "d",
-  "þ": "th",
-  "ı": "i",
-  "ħ": "h",
-  "ŧ": "t",
-};
-const SPECIAL_LETTER = new RegExp(`[${Object.keys(SPECIAL_LETTERS).join("")}]`, "g");
+import { foldSpelling } from "../name_parse/fold_spelling.ts";
 
 /** Lower case, diacritics removed (`José Łukasz Müller` → `jose lukasz muller`), whitespace collapsed. */
 export function foldName(s: string): string {
-  // Printable ASCII (most names in most files) needs no decomposition.
-  if (/^[ -~]*$/.test(s)) return s.toLowerCase().replace(/\s+/g, " ").trim();
-  return s
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .replace(SPECIAL_LETTER, (letter) => SPECIAL_LETTERS[letter])
-    .replace(/\s+/gu, " ")
-    .trim();
+  // The same folding as name parse's `spelling: folded` (one table of letters that do not
+  // decompose), on the compatibility form so full-width and ligature letters fold too.
+  const folded = /^[ -~]*$/.test(s) ? s.toLowerCase() : foldSpelling(s.normalize("NFKC"));
+  return folded.replace(/\s+/gu, " ").trim();
 }
 
 /**
