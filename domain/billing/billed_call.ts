@@ -93,8 +93,9 @@ export interface CallClaim {
   /** The idempotency fields of a charge request (absent without a key). */
   idempotency(complete?: { response: unknown }): ChargeRequest["idempotency"];
   /**
-   * Gives the key back after the call did not finish: whole (forgotten) when no charge was ever
-   * attempted under it, else only its lease ends.
+   * Gives the key back after the call did not finish. `keep` false forgets it (nothing was ever
+   * charged under it, so a corrected request may use it); `keep` true only ends the lease, so the
+   * same request resumes at once and the ledger says what was already paid.
    */
   release(keep: boolean): Promise<void>;
   /** Marks the key done without a charge (a final outcome that cost nothing). */
