@@ -23,6 +23,13 @@ import {
   parseImportRecord,
 } from "./domain/directory/import_people.ts";
 import { demoPeople } from "./domain/directory/demo_people.ts";
+import { addDoNotContact } from "./domain/do_not_contact/add_do_not_contact.ts";
+import { removeDoNotContact } from "./domain/do_not_contact/remove_do_not_contact.ts";
+import { listDoNotContact } from "./domain/do_not_contact/list_do_not_contact.ts";
+import {
+  type DoNotContactTarget,
+  parseDoNotContactEntry,
+} from "./domain/do_not_contact/do_not_contact_entry.ts";
 import { readNames } from "./domain/name_parse/read_names.ts";
 import type { Logger } from "./domain/shared/logger.ts";
 import type { NameModel } from "./model/types.ts";
@@ -39,7 +46,13 @@ const USAGE = `usage: deno task admin <command> [options]
                                                      listed by number and the rest loaded (exit 1
                                                      when any line was rejected)
   demo [--people N]                                → fills the directory with N demo people
-                                                     (default 200) and names a few to try`;
+                                                     (default 200) and names a few to try
+  dnc add --workspace ID (--email E | --domain D)  → puts an address or a domain (which covers
+                                                     its subdomains) on the workspace's
+                                                     do-not-contact list: {…,"created"}
+  dnc remove --workspace ID (--email E | --domain D) → takes it off: {…,"removed"}
+  dnc list --workspace ID                          → {"workspaceId","entries":[{"kind","value",
+                                                     "createdAt"}]}`;
 
 class UsageError extends Error {}
 
@@ -142,7 +155,52 @@ const COMMANDS: Record<string, Command> = {
       return { people, ...importCounts(result), tryThese: demoExamples(records) };
     },
   },
+  "dnc add": {
+    options: ["workspace", "email", "domain"],
+    run: async (sql, o) => {
+      const { workspaceId, target } = await dncTarget(sql, o);
+      return await addDoNotContact(sql, { workspaceId, ...target });
+    },
+  },
+  "dnc remove": {
+    options: ["workspace", "email", "domain"],
+    run: async (sql, o) => {
+      const { workspaceId, target } = await dncTarget(sql, o);
+      return await removeDoNotContact(sql, { workspaceId, ...target });
+    },
+  },
+  "dnc list": {
+    options: ["workspace"],
+    run: async (sql, o) => {
+      const workspaceId = required(o, "workspace");
+      await mustExist(sql, workspaceId);
+      return { workspaceId, entries: await listDoNotContact(sql, { workspaceId }) };
+    },
+  },
 };
+
+/**
+ * The workspace and the one address or domain of a `dnc add`/`dnc remove`: a missing or
+ * malformed option is a usage error (exit 2), checked before the workspace (exit 1).
+ */
+async function dncTarget(
+  sql: Sql,
+  o: Options,
+): Promise<{ workspaceId: string; target: DoNotContactTarget }> {
+  const workspaceId = required(o, "workspace");
+  if ((o.email === undefined) === (o.domain === undefined)) {
+    throw new UsageError("give exactly one of --email or --domain");
+  }
+  const target = o.email !== undefined ? { email: o.email } : { domain: o.domain };
+  try {
+    parseDoNotContactEntry(target);
+  } catch (error) {
+    if (error instanceof ServiceError) throw new UsageError(`--${error.message}`);
+    throw error;
+  }
+  await mustExist(sql, workspaceId);
+  return { workspaceId, target };
+}
 
 /**
  * Streams a JSON-lines file into the directory in batches: a bad line (invalid JSON, a record

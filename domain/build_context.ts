@@ -10,9 +10,10 @@ import type { Logger } from "./shared/logger.ts";
 import type { Database } from "./stores/database.ts";
 import type { NameModel } from "../model/types.ts";
 import { coalescedModel } from "./name_parse/coalesced_model.ts";
+import { createResultCache } from "./lookups/result_cache.ts";
 
 export interface ContextParts {
-  config: Pick<Config, "prices" | "rateLimits" | "authCacheSeconds">;
+  config: Pick<Config, "prices" | "rateLimits" | "authCacheSeconds" | "searchCacheSeconds">;
   db: Database;
   kv: Deno.Kv;
   clock: Clock;
@@ -26,6 +27,7 @@ export interface ContextParts {
 /** Wires the domain's ports once; main.ts and the test harness both build through here. */
 export function buildContext(parts: ContextParts): DomainContext {
   const { db, kv, clock, logger, config } = parts;
+  const fingerprint = createFingerprinter(parts.secret);
   return {
     db,
     kv,
@@ -40,10 +42,16 @@ export function buildContext(parts: ContextParts): DomainContext {
     rateLimiter: createRateLimiter({ kv, clock, rules: config.rateLimits }),
     // PGlite runs one statement at a time: a second flight would only queue behind the first.
     charge: createCharger(db.sql, { maxInFlight: db.kind === "pglite" ? 1 : 2 }),
-    fingerprint: createFingerprinter(parts.secret),
+    fingerprint,
     idempotency: createIdempotencyRecords({ sql: db.sql, clock }),
     nameModel: parts.nameModel ? coalescedModel(parts.nameModel) : null,
     ...parts.ports,
     settings: parts.settings,
+    resultCache: createResultCache({
+      kv,
+      clock,
+      fingerprint,
+      ttlSeconds: config.searchCacheSeconds,
+    }),
   };
 }

@@ -10,13 +10,25 @@ import { createSmtpVerifier } from "./find/smtp_verifier.ts";
 import { noCompanyResolver } from "./providers/company_resolver/none.ts";
 import { createWikidataResolver } from "./providers/company_resolver/wikidata.ts";
 import { createDenoResolver } from "./providers/dns/deno_resolver.ts";
+import { createGithubLookup } from "./providers/reverse_lookup/github.ts";
+import { createGravatarLookup } from "./providers/reverse_lookup/gravatar.ts";
+import { createBraveSearch } from "./providers/web_search/brave.ts";
+import { createSerpApiSearch } from "./providers/web_search/serpapi.ts";
 import type { Clock } from "./shared/clock.ts";
 
 export const USER_AGENT =
-  "contact-data-service/1.0 (company-domain lookups of a self-hosted contact-data service)";
+  "contact-data-service/1.0 (lookups of a self-hosted contact-data service)";
 
 export async function buildPorts(
-  config: Pick<Config, "verify" | "remoteVerifier" | "companyResolver">,
+  config: Pick<
+    Config,
+    | "verify"
+    | "remoteVerifier"
+    | "companyResolver"
+    | "webSearch"
+    | "reverseLookups"
+    | "providerTimeoutMs"
+  >,
   deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch },
 ): Promise<Ports> {
   const verifier = config.remoteVerifier
@@ -33,10 +45,44 @@ export async function buildPorts(
     : createWikidataResolver({
       apiUrl: config.companyResolver.wikidataApiUrl,
       userAgent: USER_AGENT,
-      timeoutMs: config.verify.commandTimeoutMs,
+      timeoutMs: config.providerTimeoutMs,
       fetch: deps.fetch,
     });
-  return { verifier, companyResolver };
+  return {
+    verifier,
+    companyResolver,
+    webSearch: buildWebSearch(config.webSearch, config.providerTimeoutMs, deps.fetch),
+    reverseLookups: [
+      createGravatarLookup({
+        url: config.reverseLookups.gravatar.url,
+        key: config.reverseLookups.gravatar.key,
+        timeoutMs: config.providerTimeoutMs,
+        fetch: deps.fetch,
+      }),
+      createGithubLookup({
+        url: config.reverseLookups.github.url,
+        token: config.reverseLookups.github.token,
+        userAgent: USER_AGENT,
+        timeoutMs: config.providerTimeoutMs,
+        fetch: deps.fetch,
+      }),
+    ],
+  };
+}
+
+function buildWebSearch(
+  config: Config["webSearch"],
+  timeoutMs: number,
+  fetch?: typeof globalThis.fetch,
+) {
+  switch (config.provider) {
+    case "none":
+      return null;
+    case "brave":
+      return createBraveSearch({ url: config.url, key: config.key, timeoutMs, fetch });
+    case "serpapi":
+      return createSerpApiSearch({ url: config.url, key: config.key, timeoutMs, fetch });
+  }
 }
 
 /** The DNS + SMTP engine in this process. */

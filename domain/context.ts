@@ -14,6 +14,9 @@ import type { Database } from "./stores/database.ts";
 import type { NameModel } from "../model/types.ts";
 import type { EmailVerifier } from "./find/email_verifier.ts";
 import type { CompanyResolver } from "./providers/company_resolver/port.ts";
+import type { ReverseLookup } from "./providers/reverse_lookup/port.ts";
+import type { WebSearch } from "./providers/web_search/port.ts";
+import type { ResultCache } from "./lookups/result_cache.ts";
 
 /** The outside services a verb may reach, each a port with a fake beside it for tests. */
 export interface Ports {
@@ -21,6 +24,10 @@ export interface Ports {
   verifier: EmailVerifier;
   /** Company name → web domain (`COMPANY_RESOLVER`). */
   companyResolver: CompanyResolver;
+  /** Public profile pages (`NETWORK_SEARCH_PROVIDER`); null: the directory alone answers. */
+  webSearch: WebSearch | null;
+  /** Enrich's reverse-lookup sources, in the order they are consulted (Gravatar, GitHub). */
+  reverseLookups: ReverseLookup[];
 }
 
 /** Settings verbs read (the rest of the configuration stays in main.ts). */
@@ -43,4 +50,6 @@ export interface DomainContext extends Ports {
   /** The loaded name model, or null when absent (the rule answers). */
   nameModel: NameModel | null;
   settings: LookupSettings;
+  /** Network-search and enrich answers kept for `SEARCH_CACHE_SECONDS`. */
+  resultCache: ResultCache;
 }

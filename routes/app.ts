@@ -15,6 +15,8 @@ import { mountPoints } from "./v1/points.ts";
 import { mountNameParse } from "./v1/name_parse.ts";
 import { mountNameParseBatch } from "./v1/name_parse_batch.ts";
 import { mountFind } from "./v1/find.ts";
+import { mountNetworkSearch } from "./v1/network_search.ts";
+import { mountEnrichEmail } from "./v1/enrich_email.ts";
 import { validationMessage } from "./validation_message.ts";
 
 export interface AppOptions {
@@ -52,6 +54,8 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountNameParse(app, ctx);
   mountNameParseBatch(app, ctx);
   mountFind(app, ctx);
+  mountNetworkSearch(app, ctx);
+  mountEnrichEmail(app, ctx);
 
   let document: Record<string, unknown> | undefined;
   app.get("/api/v1/openapi.json", (c) => {

@@ -260,3 +260,107 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "admin CLI: dnc add / remove / list beside a running server, with usage errors",
+  DB_TEST,
+  async () => {
+    const { openDatabase } = await import("../domain/stores/database.ts");
+    const { isDoNotContact } = await import("../domain/do_not_contact/is_do_not_contact.ts");
+    const running = await startTestService(silentLogger);
+    const { env, dataDir } = running;
+    const admin = async (...args: string[]) => {
+      const result = await runAdmin(args, env);
+      return result.ok
+        ? { exitCode: result.exitCode, message: "", output: result.output as Record<string, never> }
+        : { exitCode: result.exitCode, message: result.message, output: null as never };
+    };
+    // The list as the server sees it (its database, through its socket or DATABASE_URL).
+    const db = await openDatabase({
+      url: env.DATABASE_URL ?? null,
+      pgliteDir: `${dataDir}/pglite`,
+    });
+    try {
+      const created = await admin("workspace", "create", "--name", "dnc-cli");
+      const workspaceId: string = created.output.workspaceId;
+      const ws = ["--workspace", workspaceId];
+
+      const added = await admin("dnc", "add", ...ws, "--domain", "ACME.com.");
+      assert.equal(added.exitCode, 0);
+      assert.deepEqual(added.output, {
+        workspaceId,
+        kind: "domain",
+        value: "acme.com",
+        created: true,
+      });
+      const again = await admin("dnc", "add", ...ws, "--domain", "acme.com");
+      assert.deepEqual([again.exitCode, again.output.created], [0, false]);
+      const email = await admin("dnc", "add", ...ws, "--email", "Ada@Engines.Example");
+      assert.deepEqual(
+        [email.exitCode, email.output.kind, email.output.value, email.output.created],
+        [0, "email", "ada@engines.example", true],
+      );
+      assert.equal(await isDoNotContact(db.sql, { workspaceId, email: "bob@mail.acme.com" }), true);
+
+      const listed = await admin("dnc", "list", ...ws);
+      assert.equal(listed.exitCode, 0);
+      assert.equal(listed.output.workspaceId, workspaceId);
+      assert.deepEqual(
+        (listed.output.entries as { kind: string; value: string }[]).map((e) => [e.kind, e.value]),
+        [["domain", "acme.com"], ["email", "ada@engines.example"]],
+      );
+
+      const removed = await admin("dnc", "remove", ...ws, "--domain", "acme.com");
+      assert.deepEqual([removed.exitCode, removed.output.removed], [0, true]);
+      const removedAgain = await admin("dnc", "remove", ...ws, "--domain", "acme.com");
+      assert.deepEqual([removedAgain.exitCode, removedAgain.output.removed], [0, false]);
+      assert.equal(
+        await isDoNotContact(db.sql, { workspaceId, email: "bob@mail.acme.com" }),
+        false,
+      );
+      assert.deepEqual(
+        ((await admin("dnc", "list", ...ws)).output.entries as { value: string }[])
+          .map((e) => e.value),
+        ["ada@engines.example"],
+      );
+
+      for (
+        const [args, message] of [
+          [["dnc", "add", ...ws], /give exactly one of --email or --domain/],
+          [
+            ["dnc", "add", ...ws, "--email", "a@acme.com", "--domain", "acme.com"],
+            /give exactly one of --email or --domain/,
+          ],
+          [["dnc", "remove", ...ws], /give exactly one of --email or --domain/],
+          [["dnc", "add", "--domain", "acme.com"], /--workspace is required/],
+          [["dnc", "list"], /--workspace is required/],
+          [["dnc", "add", ...ws, "--email", "not an address"], /--email must be one address/],
+          [["dnc", "add", ...ws, "--domain", "https://acme.com/"], /--domain must be a host name/],
+          [["dnc", "add", ...ws, "--domain", "co.uk"], /--domain must not be a public suffix/],
+          [["dnc", "list", ...ws, "--email", "a@acme.com"], /Unknown option|email/],
+          [["dnc", "block", ...ws], /unknown command/],
+        ] as [string[], RegExp][]
+      ) {
+        const result = await admin(...args);
+        assert.equal(result.exitCode, 2, args.join(" "));
+        assert.match(result.message, message, args.join(" "));
+        assert.match(result.message, /dnc add --workspace ID/, "the usage text follows");
+      }
+      for (
+        const args of [
+          ["dnc", "add", "--workspace", "ws_nope", "--domain", "acme.com"],
+          ["dnc", "remove", "--workspace", "ws_nope", "--email", "a@acme.com"],
+          ["dnc", "list", "--workspace", "ws_nope"],
+        ]
+      ) {
+        const missing = await admin(...args);
+        assert.equal(missing.exitCode, 1, args.join(" "));
+        assert.match(missing.message, /No workspace with id ws_nope/);
+      }
+    } finally {
+      await db.close();
+      await running.stop();
+      await running.cleanup();
+    }
+  },
+);

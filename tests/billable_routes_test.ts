@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { DEFAULT_RATE_LIMITS, type RateLimitBudget } from "../domain/config/config.ts";
 import { recordVerifiedEmail } from "../domain/directory/record_verified_email.ts";
+import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
 import {
   bearer,
   countCharges,
@@ -71,7 +72,50 @@ const ROUTES: BillableRoute[] = [
       }
     },
   },
+  {
+    path: "/api/v1/network-search",
+    budget: "network_search",
+    idempotencyKey: "optional",
+    // Answered from the directory: people with a profile URL, no web-search provider.
+    billed: { firstName: "Ada", lastName: "Lovelace" },
+    other: { firstName: "Charles", lastName: "Babbage", company: "Analytical Engines" },
+    refused: { body: { firstName: "Ada", lastName: "  " }, status: 400 },
+    setup: (env) => importProfiles(env),
+  },
+  {
+    path: "/api/v1/enrich/email",
+    budget: "enrich",
+    idempotencyKey: "optional",
+    // Answered from the directory's records, no reverse-lookup source.
+    billed: { email: "ada.lovelace@analytical.example" },
+    other: { email: "  Charles.Babbage@Analytical.example " },
+    refused: { body: { email: "not an address" }, status: 200 },
+    setup: (env) => importProfiles(env),
+  },
 ];
+
+/** Two people with profile URLs and verified addresses, in the directory. */
+async function importProfiles(env: TestEnv): Promise<void> {
+  const records = [["Ada", "Lovelace"], ["Charles", "Babbage"]].map(([given, surname]) => {
+    const parsed = parseImportRecord({
+      name: `${given} ${surname}`,
+      given,
+      surname,
+      title: "Engineer",
+      companyName: "Analytical Engines",
+      companyDomain: "analytical.example",
+      networkUrl: `https://network.example/in/${given}-${surname}`.toLowerCase(),
+      emails: [{
+        address: `${given}.${surname}@analytical.example`.toLowerCase(),
+        status: "valid",
+        verifiedAt: new Date(env.clock.now()).toISOString(),
+      }],
+    });
+    if (!parsed.ok) throw new Error(parsed.message);
+    return parsed.record;
+  });
+  await importPeople(env.db.sql, records);
+}
 
 function post(env: TestEnv, path: string, body: unknown, headers: Record<string, string>) {
   return env.app.request(path, {

@@ -25,6 +25,8 @@ export const OFFLINE_PORTS: Ports = {
   companyResolver: {
     resolve: () => Promise.resolve({ kind: "unavailable", message: "offline" } as const),
   },
+  webSearch: null,
+  reverseLookups: [],
 };
 
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
@@ -57,7 +59,9 @@ export async function openTestDatabase(): Promise<
 }
 
 export interface TestEnvOptions {
-  config?: Partial<Pick<Config, "prices" | "rateLimits" | "authCacheSeconds">>;
+  config?: Partial<
+    Pick<Config, "prices" | "rateLimits" | "authCacheSeconds" | "searchCacheSeconds">
+  >;
   /** Share a database (e.g. two app instances); otherwise a fresh one is made. */
   db?: Database;
   kvPath?: string;
@@ -91,6 +95,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
       prices: options.config?.prices ?? DEFAULT_PRICES,
       rateLimits: options.config?.rateLimits ?? DEFAULT_RATE_LIMITS,
       authCacheSeconds: options.config?.authCacheSeconds ?? 0,
+      searchCacheSeconds: options.config?.searchCacheSeconds ?? 3600,
     },
     db,
     kv,

@@ -56,6 +56,33 @@ export interface Config {
   /** `VERIFIER_URL` + `VERIFIER_SECRET`: verify through a remote verifier instead of SMTP here. */
   remoteVerifier: { url: string; secret: string } | null;
   companyResolver: CompanyResolverConfig;
+  webSearch: WebSearchConfig;
+  reverseLookups: ReverseLookupConfig;
+  /** `SEARCH_CACHE_SECONDS`: how long network-search and enrich answers stay in the KV result cache. */
+  searchCacheSeconds: number;
+  /** `PROVIDER_TIMEOUT_SECONDS`: the longest wait for an HTTP provider (web search, Gravatar, GitHub, Wikidata). */
+  providerTimeoutMs: number;
+}
+
+/** The web-search provider of network search, find's network fallback and enrich's cross-reference. */
+export type WebSearchConfig =
+  | { provider: "none" }
+  /** `NETWORK_SEARCH_PROVIDER=brave`, `BRAVE_SEARCH_URL`, `BRAVE_SEARCH_KEY`. */
+  | { provider: "brave"; url: string; key: string }
+  /** `NETWORK_SEARCH_PROVIDER=serpapi`, `SERPAPI_URL`, `SERPAPI_KEY`. */
+  | { provider: "serpapi"; url: string; key: string };
+
+export const DEFAULT_BRAVE_SEARCH_URL = "https://api.search.brave.com/res/v1/web/search";
+export const DEFAULT_SERPAPI_URL = "https://serpapi.com/search.json";
+export const DEFAULT_GRAVATAR_API_URL = "https://api.gravatar.com/v3";
+export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
+
+/** Enrich's two reverse-lookup sources. */
+export interface ReverseLookupConfig {
+  /** `GRAVATAR_API_URL`, optional `GRAVATAR_API_KEY`. */
+  gravatar: { url: string; key: string | null };
+  /** `GITHUB_API_URL`, optional `GITHUB_TOKEN`. */
+  github: { url: string; token: string | null };
 }
 
 /** The DNS + SMTP verification engine's settings (`VERIFY_*`). */
@@ -198,6 +225,43 @@ function companyResolver(env: Env): CompanyResolverConfig {
   };
 }
 
+function webSearch(env: Env): WebSearchConfig {
+  const provider = env.NETWORK_SEARCH_PROVIDER?.trim() || "none";
+  switch (provider) {
+    case "none":
+      return { provider };
+    case "brave":
+    case "serpapi": {
+      const prefix = provider === "brave" ? "BRAVE_SEARCH" : "SERPAPI";
+      const key = env[`${prefix}_KEY`]?.trim();
+      if (!key) throw new ConfigError(`NETWORK_SEARCH_PROVIDER=${provider} needs ${prefix}_KEY`);
+      const url = env[`${prefix}_URL`]?.trim() ||
+        (provider === "brave" ? DEFAULT_BRAVE_SEARCH_URL : DEFAULT_SERPAPI_URL);
+      if (!/^https?:\/\//.test(url)) {
+        throw new ConfigError(`${prefix}_URL must be an http(s) URL, got "${url}"`);
+      }
+      return { provider, url, key };
+    }
+    default:
+      throw new ConfigError(
+        `NETWORK_SEARCH_PROVIDER must be brave, serpapi or none, got "${provider}"`,
+      );
+  }
+}
+
+function reverseLookups(env: Env): ReverseLookupConfig {
+  return {
+    gravatar: {
+      url: env.GRAVATAR_API_URL?.trim() || DEFAULT_GRAVATAR_API_URL,
+      key: env.GRAVATAR_API_KEY?.trim() || null,
+    },
+    github: {
+      url: env.GITHUB_API_URL?.trim() || DEFAULT_GITHUB_API_URL,
+      token: env.GITHUB_TOKEN?.trim() || null,
+    },
+  };
+}
+
 /** `RATE_LIMIT_NAME_PARSE=1200/60` → 1200 requests per 60 seconds. */
 function rateLimit(env: Env, budget: RateLimitBudget): RateLimitRule {
   const name = `RATE_LIMIT_${budget.toUpperCase()}`;
@@ -249,5 +313,9 @@ export function loadConfig(env: Env): Config {
     verify: loadVerifyConfig(env),
     remoteVerifier: remoteVerifier(env),
     companyResolver: companyResolver(env),
+    webSearch: webSearch(env),
+    reverseLookups: reverseLookups(env),
+    searchCacheSeconds: integer(env, "SEARCH_CACHE_SECONDS", 86_400),
+    providerTimeoutMs: seconds(env, "PROVIDER_TIMEOUT_SECONDS", 10),
   };
 }

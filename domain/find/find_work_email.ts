@@ -1,6 +1,7 @@
 /**
  * `POST /api/v1/find` (spec §4.3, §2.5, §4.10): a verified work email from a name and a domain
- * (`email`), a name and a company name (`company`), or a profile URL (`network`), on the shared
+ * (`email`), a name and a company name (`company`), or a profile URL (`network`: the directory,
+ * then the web-search provider when one is configured), on the shared
  * billed-call mechanism. Every outcome is an answer; `found` is true only for an address a mail
  * server accepted on a domain that is not catch-all, or one our directory verified recently.
  *
@@ -15,6 +16,7 @@ import type { DomainContext } from "../context.ts";
 import type { BillablePart, Billing, WorkOutcome } from "../billing/billed_call.ts";
 import { runBilledCall } from "../billing/billed_call.ts";
 import { findPersonByNetworkUrl } from "../directory/find_person_by_network_url.ts";
+import { findProfileByUrl } from "../network_search/find_profile_by_url.ts";
 import {
   type FindAnswer,
   type FindMode,
@@ -133,8 +135,18 @@ async function lookupByProfile(
   ctx: DomainContext,
   networkUrl: string,
 ): Promise<WorkOutcome<FindAnswer>> {
-  const person = await findPersonByNetworkUrl(ctx.db.sql, networkUrl);
-  if (!person) return outcome(notFound("profile-not-found", "unknown"), []);
+  let person = await findPersonByNetworkUrl(ctx.db.sql, networkUrl);
+  if (!person) {
+    // Not in the directory: the web-search provider may know the profile page. What it learns is
+    // written to the directory, so it is read back from there.
+    const learned = await findProfileByUrl(ctx, networkUrl);
+    if (learned.kind === "unavailable") {
+      return outcome(notFound("verification-unavailable", "unknown"), []);
+    }
+    if (learned.kind === "none") return outcome(notFound("profile-not-found", "unknown"), []);
+    person = await findPersonByNetworkUrl(ctx.db.sql, learned.match.networkUrl);
+    if (!person) return outcome(notFound("profile-not-found", "unknown"), []);
+  }
   const resolvedProfile = {
     networkUrl: person.networkUrl ?? networkUrl,
     name: person.fullName,
@@ -170,7 +182,11 @@ async function lookupByProfile(
     person,
   });
   return outcome(
-    { ...email.answer, resolvedProfile, company },
+    {
+      ...email.answer,
+      resolvedProfile: { ...resolvedProfile, companyDomain: company.domain },
+      company,
+    },
     email.completed ? [EMAIL_PART] : [],
   );
 }

@@ -1,0 +1,31 @@
+/**
+ * Whether a workspace's do-not-contact list refuses an address: the address itself (or without
+ * its `+tag`) is listed, or its domain or any parent domain of it is (`acme.com` refuses
+ * `bob@mail.acme.com`, never `bob@notacme.com` or `bob@acme.com.evil.test`). One statement: each
+ * key is one primary-key lookup on (workspace, kind, value). The address is trimmed and
+ * lower-cased here as well.
+ */
+import type { Sql } from "../stores/database.ts";
+import { doNotContactKeys } from "./do_not_contact_entry.ts";
+
+export async function isDoNotContact(
+  sql: Sql,
+  input: { workspaceId: string; email: string },
+): Promise<boolean> {
+  const { addresses, domains } = doNotContactKeys(input.email);
+  if (addresses.length === 0) return false;
+  const kinds = [...addresses.map(() => "email"), ...domains.map(() => "domain")];
+  const values = [...addresses, ...domains];
+  // A LATERAL lookup per key (rather than `value = ANY(...)`, which Postgres 15 applies as a
+  // filter over all the workspace's entries of a kind when the table has no statistics).
+  const [row] = await sql<{ listed: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1
+        FROM unnest(${kinds}::text[], ${values}::text[]) AS k (kind, value)
+       CROSS JOIN LATERAL (
+         SELECT 1 FROM do_not_contact d
+          WHERE d.workspace_id = ${input.workspaceId} AND d.kind = k.kind AND d.value = k.value
+          LIMIT 1) AS hit
+    ) AS listed`;
+  return row.listed;
+}

@@ -1,0 +1,32 @@
+/**
+ * Takes an address or a domain off a workspace's do-not-contact list. Idempotent: removing an
+ * entry that is not listed answers `removed: false`. The entry is read as `addDoNotContact`
+ * reads it, so any spelling of a listed entry removes it; throws `validation_error` for a
+ * malformed or ambiguous entry.
+ */
+import type { Sql } from "../stores/database.ts";
+import {
+  type DoNotContactKind,
+  type DoNotContactTarget,
+  parseDoNotContactEntry,
+} from "./do_not_contact_entry.ts";
+
+export interface RemoveDoNotContactResult {
+  workspaceId: string;
+  kind: DoNotContactKind;
+  value: string;
+  removed: boolean;
+}
+
+export async function removeDoNotContact(
+  sql: Sql,
+  input: { workspaceId: string } & DoNotContactTarget,
+): Promise<RemoveDoNotContactResult> {
+  const { kind, value } = parseDoNotContactEntry(input);
+  const { workspaceId } = input;
+  const rows = await sql`
+    DELETE FROM do_not_contact
+     WHERE workspace_id = ${workspaceId} AND kind = ${kind} AND value = ${value}
+    RETURNING 1`;
+  return { workspaceId, kind, value, removed: rows.length === 1 };
+}

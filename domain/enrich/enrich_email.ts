@@ -1,0 +1,106 @@
+/**
+ * `POST /api/v1/enrich/email` (spec §4.5, §2.7) on the shared billed-call mechanism: an address
+ * → the person behind it, from what sources state. The workspace's do-not-contact list is checked
+ * before any work (nothing reaches any provider for a listed address or domain). Then the result
+ * cache; the directory (an answer from our own records); otherwise Gravatar and GitHub, and, when
+ * they state a profile or a name at a company, the network cross-reference. If any source the
+ * enrichment needs cannot answer, nothing is delivered or billed and the key is given back.
+ * Billed per completed enrichment, found or not (a cached answer too).
+ */
+import type { DomainContext } from "../context.ts";
+import { type Billing, runBilledCall } from "../billing/billed_call.ts";
+import { isDoNotContact } from "../do_not_contact/is_do_not_contact.ts";
+import type { ReverseLookupUnavailable } from "../providers/reverse_lookup/port.ts";
+import type { WebSearchUnavailable } from "../providers/web_search/port.ts";
+import type { EnrichAddress, EnrichAnswer, EnrichReason, Statement } from "./enrich_answer.ts";
+import { DOMAIN_KIND_NOTES, emailDomainKind } from "./email_domain_kind.ts";
+import { isEmailAddress } from "./email_address.ts";
+import { mergeStatements } from "./merge_statements.ts";
+import { readStatements } from "./read_statements.ts";
+
+export const ENRICH_SCOPE = "enrich";
+
+export type EnrichResult = EnrichAnswer & Billing;
+
+export async function enrichEmail(
+  ctx: DomainContext,
+  input: { workspaceId: string; idempotencyKey?: string; email: string },
+): Promise<EnrichResult> {
+  const email = input.email.trim().toLowerCase();
+  const part = [{ part: "enrich", price: "enrich" as const }];
+  const result = await runBilledCall<EnrichAnswer>(ctx, {
+    workspaceId: input.workspaceId,
+    scope: ENRICH_SCOPE,
+    request: { email },
+    idempotencyKey: input.idempotencyKey,
+    worstCase: ctx.prices.enrich,
+    work: async () => {
+      if (!isEmailAddress(email)) {
+        return { answer: refused(email, "invalid-input"), parts: [], final: false };
+      }
+      if (await isDoNotContact(ctx.db.sql, { workspaceId: input.workspaceId, email })) {
+        return { answer: refused(email, "do-not-contact"), parts: [], final: false };
+      }
+      const cached = await ctx.resultCache.get<EnrichAnswer>(ENRICH_SCOPE, { email });
+      if (cached) return { answer: { ...cached, cached: true }, parts: part, final: true };
+      const read = await readStatements(ctx, email);
+      if (read.kind === "unavailable") {
+        return { answer: refused(email, reasonOf(read.why)), parts: [], final: false };
+      }
+      const answer = answerOf(email, read.statements, new Date(ctx.clock.now()).toISOString());
+      await ctx.resultCache.set(ENRICH_SCOPE, { email }, answer);
+      return { answer, parts: part, final: true };
+    },
+    store: (answer) => answer,
+    replay: (stored) => stored as EnrichAnswer,
+  });
+  if (result.kind === "insufficient") {
+    return { ...refused(email, "insufficient-credits"), ...result.billing };
+  }
+  return { ...result.answer, ...result.billing };
+}
+
+function answerOf(email: string, statements: Statement[], retrievedAt: string): EnrichAnswer {
+  const { person, channels, sources } = mergeStatements(email, statements, retrievedAt);
+  return {
+    found: person !== null,
+    email,
+    person,
+    channels,
+    sources,
+    address: addressOf(email),
+    reason: person ? null : "not-found",
+    cached: false,
+  };
+}
+
+function refused(email: string, reason: EnrichReason): EnrichAnswer {
+  return {
+    found: false,
+    email,
+    person: null,
+    channels: null,
+    sources: [],
+    address: isEmailAddress(email) ? addressOf(email) : null,
+    reason,
+    cached: false,
+  };
+}
+
+function addressOf(email: string): EnrichAddress {
+  const kind = emailDomainKind(email.slice(email.lastIndexOf("@") + 1));
+  return { kind, note: DOMAIN_KIND_NOTES[kind] };
+}
+
+/** The kind of failure, never the provider's text. */
+function reasonOf(why: ReverseLookupUnavailable | WebSearchUnavailable): EnrichReason {
+  switch (why) {
+    case "rate-limited":
+      return "source-rate-limited";
+    case "timeout":
+      return "source-timeout";
+    case "bad-key":
+    case "provider-error":
+      return "source-error";
+  }
+}

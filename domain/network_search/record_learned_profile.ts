@@ -1,0 +1,28 @@
+/**
+ * Writes a profile learned from the web into the directory (keyed by its URL, through the same
+ * upsert `admin import` uses), so the next search or find answers from our own records. A
+ * failure to write only costs that; the answer stands.
+ */
+import type { DomainContext } from "../context.ts";
+import { importPeople, parseImportRecord } from "../directory/import_people.ts";
+import { readPersonName } from "../find/read_person_name.ts";
+import type { ProfileMatch } from "./profile_match.ts";
+
+export async function recordLearnedProfile(
+  ctx: DomainContext,
+  profile: ProfileMatch,
+): Promise<void> {
+  const reading = await readPersonName(ctx, profile.name);
+  const parsed = parseImportRecord({
+    name: profile.name,
+    ...(reading ? { given: reading.given, surname: reading.surname } : {}),
+    title: profile.title,
+    companyName: profile.companyName,
+    location: profile.location,
+    headline: profile.headline,
+    networkUrl: profile.networkUrl,
+  });
+  if (!parsed.ok) return;
+  await importPeople(ctx.db.sql, [parsed.record], { source: "web-search" })
+    .catch(() => ctx.logger.warn("a learned profile could not be written to the directory"));
+}

@@ -1,0 +1,290 @@
+/**
+ * `POST /api/v1/enrich/email` through the app, with the real adapters (Gravatar, GitHub, Brave)
+ * built from configuration and pointed at fake servers on 127.0.0.1: sources in order, phones
+ * dropped, the do-not-contact list checked before anything reaches a provider, failures
+ * delivering and billing nothing, the cache, and find's network fallback through the same provider.
+ */
+import assert from "node:assert/strict";
+import { buildPorts } from "../domain/build_ports.ts";
+import { loadConfig } from "../domain/config/config.ts";
+import { addDoNotContact } from "../domain/do_not_contact/add_do_not_contact.ts";
+import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
+import { openKv } from "../domain/stores/kv.ts";
+import { FakeClock } from "../domain/shared/clock.ts";
+import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
+import { profileResult, startFakeBrave } from "./fakes/brave_server.ts";
+import { startFakeGravatar } from "./fakes/gravatar_server.ts";
+import { startFakeGithub } from "./fakes/github_server.ts";
+
+const PRICE = 10;
+const PHONE = "+1 415 555 0134";
+
+async function startWorld(options: { gravatarFail?: 429 | 500 | "slow" } = {}) {
+  const gravatar = startFakeGravatar({
+    profiles: {
+      "grace@acme.test": {
+        display_name: "Grace Hopper",
+        job_title: "Rear Admiral",
+        company: "Acme",
+        location: "Arlington, VA",
+        description: "Computer pioneer",
+        profile_url: "https://gravatar.com/gracehopper",
+        verified_accounts: [
+          {
+            service_type: "twitter",
+            service_label: "X",
+            url: "https://x.com/gracehopper",
+            is_hidden: false,
+          },
+        ],
+        contact_info: { cell_phone: PHONE, email: "grace@navy.test" },
+      },
+    },
+    ...(options.gravatarFail ? { failWith: options.gravatarFail, slowMs: 5000 } : {}),
+  });
+  const github = startFakeGithub({
+    users: [{
+      login: "ghopper",
+      name: "Grace B. Hopper",
+      company: "@acme",
+      blog: "https://acme.test",
+      location: "Virginia",
+      email: "grace@acme.test",
+      bio: `Call me at ${PHONE}`,
+      twitter_username: "gracehopper_other",
+      emails: ["grace@acme.test"],
+    }],
+  });
+  const brave = startFakeBrave({
+    key: "k",
+    results: () => [
+      profileResult({
+        name: "Grace Hopper",
+        title: "Rear Admiral",
+        company: "Acme",
+        location: "Arlington, Virginia",
+        slug: "grace-hopper",
+      }),
+    ],
+  });
+  const clock = new FakeClock(Date.now());
+  const config = loadConfig({
+    COMPANY_RESOLVER: "none",
+    PROVIDER_TIMEOUT_SECONDS: "1",
+    GRAVATAR_API_URL: gravatar.url,
+    GITHUB_API_URL: github.url,
+    NETWORK_SEARCH_PROVIDER: "brave",
+    BRAVE_SEARCH_URL: brave.url,
+    BRAVE_SEARCH_KEY: "k",
+  });
+  const portsKv = await openKv(":memory:");
+  const ports = await buildPorts(config, { kv: portsKv, clock });
+  const env = await createTestEnv({ clock, ports });
+  const requests = () => gravatar.requests.length + github.requests.length + brave.requests.length;
+  return {
+    env,
+    gravatar,
+    github,
+    brave,
+    requests,
+    close: async () => {
+      await env.close();
+      portsKv.close();
+      await gravatar.close();
+      await github.close();
+      await brave.close();
+    },
+  };
+}
+
+function enricher(env: TestEnv, apiKey: string) {
+  return async (body: unknown, key?: string) => {
+    const res = await env.app.request("/api/v1/enrich/email", {
+      method: "POST",
+      headers: bearer(apiKey, {
+        "Content-Type": "application/json",
+        ...(key ? { "Idempotency-Key": key } : {}),
+      }),
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    const json = JSON.parse(text);
+    return { status: res.status, data: json.data, error: json.error, text };
+  };
+}
+
+Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_TEST, async (t) => {
+  const world = await startWorld();
+  const { env } = world;
+  try {
+    const ws = await createTestWorkspace(env, 100);
+    const enrich = enricher(env, ws.apiKey);
+
+    await t.step("Gravatar, then GitHub, then the network cross-reference", async () => {
+      const { status, data, text } = await enrich({ email: "  Grace@ACME.test " });
+      assert.equal(status, 200);
+      assert.equal(data.email, "grace@acme.test");
+      assert.equal(data.found, true);
+      assert.equal(data.reason, null);
+      // Gravatar wins the fields it states; GitHub adds none it already has.
+      assert.equal(data.person.name, "Grace Hopper");
+      assert.equal(data.person.title, "Rear Admiral");
+      assert.equal(data.person.companyName, "Acme");
+      assert.equal(data.person.location, "Arlington, VA");
+      // The cross-reference found the profile by name and employer.
+      assert.equal(data.person.networkUrl, "https://network.example/in/grace-hopper");
+      assert.equal(data.channels.x, "gracehopper");
+      assert.ok(data.channels.emails.includes("grace@navy.test"));
+      assert.ok(!data.channels.emails.includes("grace@acme.test"));
+      const sources = data.sources.map((s: { source: string }) => s.source);
+      assert.deepEqual(sources.slice(0, 1), ["gravatar"]);
+      assert.ok(sources.includes("brave"));
+      for (const source of data.sources) {
+        assert.ok(source.fields.length > 0);
+        assert.ok(!Number.isNaN(Date.parse(source.retrievedAt)));
+      }
+      assert.equal(data.address.kind, "work");
+      // Never a phone number, from any source.
+      assert.ok(!text.includes("555"), "no phone digits anywhere in the answer");
+      assert.equal(data.pointsCharged, PRICE);
+      assert.equal(data.cached, false);
+    });
+
+    await t.step("the same address again: from the cache, billed, no provider asked", async () => {
+      const before = world.requests();
+      const { data } = await enrich({ email: "grace@acme.test" });
+      assert.equal(data.cached, true);
+      assert.equal(data.found, true);
+      assert.equal(data.pointsCharged, PRICE);
+      assert.equal(world.requests(), before);
+    });
+
+    await t.step(
+      "nobody known: found false, not-found, billed (a completed enrichment)",
+      async () => {
+        const { data } = await enrich({ email: "nobody@gmail.com" });
+        assert.equal(data.found, false);
+        assert.equal(data.reason, "not-found");
+        assert.equal(data.person, null);
+        assert.equal(data.address.kind, "free");
+        assert.equal(data.pointsCharged, PRICE);
+      },
+    );
+
+    await t.step("a malformed address: invalid-input, not billed; blank is 400", async () => {
+      const bad = await enrich({ email: "not-an-address" });
+      assert.equal(bad.status, 200);
+      assert.equal(bad.data.reason, "invalid-input");
+      assert.equal(bad.data.pointsCharged, 0);
+      const blank = await enrich({ email: "   " });
+      assert.equal(blank.status, 400);
+      assert.equal(blank.error.code, "validation_error");
+      const missing = await enrich({});
+      assert.deepEqual(missing.error, { code: "validation_error", message: "email is required" });
+    });
+
+    await t.step("our own records answer first, without any source", async () => {
+      const parsed = parseImportRecord({
+        name: "Alan Turing",
+        title: "Mathematician",
+        companyName: "Bletchley",
+        companyDomain: "bletchley.test",
+        emails: [{ address: "alan@bletchley.test", status: "valid" }],
+        channels: { telegram: "alanturing" },
+      });
+      assert.ok(parsed.ok);
+      await importPeople(env.db.sql, [parsed.record]);
+      const before = world.requests();
+      const { data } = await enrich({ email: "alan@bletchley.test" });
+      assert.equal(data.found, true);
+      assert.equal(data.person.name, "Alan Turing");
+      assert.equal(data.channels.telegram, "alanturing");
+      assert.deepEqual(data.sources.map((s: { source: string }) => s.source), ["directory"]);
+      assert.equal(data.pointsCharged, PRICE);
+      assert.equal(world.requests(), before);
+    });
+
+    await t.step("do-not-contact: refused before any work, nothing sent anywhere", async () => {
+      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, email: "dnc@acme.test" });
+      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "blocked.test" });
+      const before = world.requests();
+      for (const email of ["dnc@acme.test", "someone@blocked.test", "x@mail.blocked.test"]) {
+        const { data } = await enrich({ email });
+        assert.equal(data.found, false);
+        assert.equal(data.reason, "do-not-contact");
+        assert.equal(data.pointsCharged, 0);
+      }
+      // Even a cached answer is refused for a listed address.
+      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, email: "grace@acme.test" });
+      const { data } = await enrich({ email: "grace@acme.test" });
+      assert.equal(data.reason, "do-not-contact");
+      assert.equal(world.requests(), before);
+      // The list is the workspace's own.
+      const other = await createTestWorkspace(env, 100);
+      const theirs = await enricher(env, other.apiKey)({ email: "grace@acme.test" });
+      assert.equal(theirs.data.found, true);
+    });
+  } finally {
+    await world.close();
+  }
+});
+
+for (const failWith of [429, 500, "slow"] as const) {
+  Deno.test(
+    `enrich: a source ${failWith}: nothing delivered, nothing billed`,
+    DB_TEST,
+    async () => {
+      const world = await startWorld({ gravatarFail: failWith });
+      try {
+        const ws = await createTestWorkspace(world.env, 100);
+        const { data, text } = await enricher(world.env, ws.apiKey)(
+          { email: "grace@acme.test" },
+          "e-1",
+        );
+        assert.equal(data.found, false);
+        assert.equal(data.person, null);
+        assert.deepEqual(data.sources, []);
+        assert.equal(
+          data.reason,
+          failWith === 429
+            ? "source-rate-limited"
+            : failWith === "slow"
+            ? "source-timeout"
+            : "source-error",
+        );
+        assert.equal(data.pointsCharged, 0);
+        assert.equal(data.balance.available, 100);
+        assert.ok(!text.toLowerCase().includes("gravatar said"), "no provider text");
+      } finally {
+        await world.close();
+      }
+    },
+  );
+}
+
+Deno.test(
+  "find, network mode: a profile the directory does not know, through the web search",
+  DB_TEST,
+  async () => {
+    const world = await startWorld();
+    try {
+      const ws = await createTestWorkspace(world.env, 100);
+      const res = await world.env.app.request("/api/v1/find", {
+        method: "POST",
+        headers: bearer(ws.apiKey, { "Content-Type": "application/json" }),
+        body: JSON.stringify({
+          mode: "network",
+          networkUrl: "https://www.network.example/in/grace-hopper/",
+        }),
+      });
+      const { data } = await res.json();
+      // The profile was learned (name, employer); the employer has no domain the resolver knows.
+      assert.equal(data.resolvedProfile.name, "Grace Hopper");
+      assert.equal(data.resolvedProfile.companyName, "Acme");
+      assert.equal(data.reason, "company-not-found");
+      assert.equal(data.pointsCharged, 0);
+    } finally {
+      await world.close();
+    }
+  },
+);

@@ -1,0 +1,211 @@
+/**
+ * `POST /api/v1/network-search` and find's `network`-mode fallback through the app, with the real
+ * web-search adapters (Brave, SerpApi) built from configuration and pointed at fake servers on
+ * 127.0.0.1 that answer the providers' documented shapes, errors included.
+ */
+import assert from "node:assert/strict";
+import { buildPorts } from "../domain/build_ports.ts";
+import { loadConfig } from "../domain/config/config.ts";
+import { findPersonByNetworkUrl } from "../domain/directory/find_person_by_network_url.ts";
+import { openKv } from "../domain/stores/kv.ts";
+import { FakeClock } from "../domain/shared/clock.ts";
+import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
+import { profileResult, startFakeBrave } from "./fakes/brave_server.ts";
+import { startFakeSerpApi } from "./fakes/serpapi_server.ts";
+
+const PRICE = 5;
+
+const PROFILES = [
+  profileResult({
+    name: "Grace Hopper",
+    title: "Rear Admiral",
+    company: "Acme",
+    location: "Arlington, Virginia",
+    slug: "grace-hopper-1906",
+  }),
+  profileResult({ name: "Grace Hopkins", title: "Nurse", company: "Other", slug: "grace-hopkins" }),
+  profileResult({ name: "László Nagy", company: "Initech", slug: "laszlo-nagy" }),
+];
+
+async function appWith(env: Record<string, string>, clock = new FakeClock(Date.now())) {
+  const config = loadConfig({ COMPANY_RESOLVER: "none", PROVIDER_TIMEOUT_SECONDS: "1", ...env });
+  const portsKv = await openKv(":memory:");
+  const ports = await buildPorts(config, { kv: portsKv, clock });
+  const test = await createTestEnv({ clock, ports });
+  return {
+    test,
+    close: async () => {
+      await test.close();
+      portsKv.close();
+    },
+  };
+}
+
+function searcher(env: TestEnv, apiKey: string) {
+  return async (body: unknown, key?: string) => {
+    const res = await env.app.request("/api/v1/network-search", {
+      method: "POST",
+      headers: bearer(apiKey, {
+        "Content-Type": "application/json",
+        ...(key ? { "Idempotency-Key": key } : {}),
+      }),
+      body: JSON.stringify(body),
+    });
+    const json = await res.json();
+    return { status: res.status, data: json.data, error: json.error };
+  };
+}
+
+for (const provider of ["brave", "serpapi"] as const) {
+  Deno.test(`network search with ${provider}: match, none, cache, errors`, DB_TEST, async (t) => {
+    const fake = provider === "brave"
+      ? startFakeBrave({ key: "test-key", results: () => PROFILES })
+      : startFakeSerpApi({ key: "test-key", results: () => PROFILES });
+    const prefix = provider === "brave" ? "BRAVE_SEARCH" : "SERPAPI";
+    const world = await appWith({
+      NETWORK_SEARCH_PROVIDER: provider,
+      [`${prefix}_URL`]: fake.url,
+      [`${prefix}_KEY`]: "test-key",
+    });
+    const env = world.test;
+    try {
+      const ws = await createTestWorkspace(env, 100);
+      const search = searcher(env, ws.apiKey);
+
+      await t.step("the best candidate, read from title and snippet; billed", async () => {
+        const { status, data } = await search({ firstName: "Grace", lastName: "Hopper" });
+        assert.equal(status, 200);
+        assert.equal(data.matches.length, 1);
+        const [match] = data.matches;
+        assert.equal(match.name, "Grace Hopper");
+        assert.equal(match.companyName, "Acme");
+        assert.equal(match.title, "Rear Admiral");
+        assert.equal(match.networkUrl, "https://network.example/in/grace-hopper-1906");
+        assert.equal(data.reason, null);
+        assert.equal(data.cached, false);
+        assert.equal(data.pointsCharged, PRICE);
+        assert.equal(data.creditsCharged, PRICE);
+        assert.ok(fake.requests.length >= 1);
+        const query = fake.requests.at(-1)!.searchParams.get("q")!;
+        assert.match(query, /^site:network\.example\/in /);
+        assert.match(query, /"Grace Hopper"/);
+      });
+
+      await t.step("the profile was learned into the directory", async () => {
+        const person = await findPersonByNetworkUrl(
+          env.db.sql,
+          "https://network.example/in/grace-hopper-1906",
+        );
+        assert.equal(person?.fullName, "Grace Hopper");
+      });
+
+      await t.step("diacritics and order folded: Nagy Laszlo finds László Nagy", async () => {
+        const { data } = await search({
+          firstName: "Laszlo",
+          lastName: "Nagy",
+          company: "Initech",
+        });
+        assert.equal(data.matches[0]?.networkUrl, "https://network.example/in/laszlo-nagy");
+      });
+
+      await t.step("an employer that does not match is no match; billed (completed)", async () => {
+        const { data } = await search({ firstName: "Grace", lastName: "Hopkins", company: "Acme" });
+        assert.deepEqual(data.matches, []);
+        assert.equal(data.reason, null);
+        assert.equal(data.pointsCharged, PRICE);
+      });
+
+      await t.step("zero results: empty matches, no reason, billed", async () => {
+        const { data } = await search({ firstName: "Nobody", lastName: "Known" });
+        assert.deepEqual(data.matches, []);
+        assert.equal(data.reason, null);
+        assert.equal(data.pointsCharged, PRICE);
+      });
+
+      await t.step("the same search again comes from the cache: cached, billed", async () => {
+        const asked = fake.requests.length;
+        const { data } = await search({ firstName: "Nobody", lastName: "Known" });
+        assert.equal(data.cached, true);
+        assert.equal(data.pointsCharged, PRICE);
+        assert.equal(fake.requests.length, asked);
+      });
+
+      await t.step("replay under an Idempotency-Key: free, identical", async () => {
+        const first = await search({ firstName: "Ada", lastName: "Lovelace" }, "ns-1");
+        const again = await search({ firstName: "Ada", lastName: "Lovelace" }, "ns-1");
+        assert.equal(again.data.replay, true);
+        assert.equal(again.data.pointsCharged, 0);
+        assert.deepEqual(again.data.matches, first.data.matches);
+      });
+
+      await t.step("blank or missing names are 400 validation_error", async () => {
+        for (
+          const [body, message] of [
+            [{ lastName: "Hopper" }, "firstName is required"],
+            [{ firstName: " ", lastName: "Hopper" }, "firstName must not be blank"],
+            [{ firstName: "Grace", lastName: 3 }, "lastName must be a string"],
+          ] as const
+        ) {
+          const { status, error } = await search(body);
+          assert.equal(status, 400);
+          assert.deepEqual(error, { code: "validation_error", message });
+        }
+      });
+    } finally {
+      await world.close();
+      await fake.close();
+    }
+  });
+}
+
+for (const failWith of [429, 500, 401, "slow"] as const) {
+  Deno.test(
+    `network search: a provider ${failWith} is search-unavailable, not billed`,
+    DB_TEST,
+    async () => {
+      const fake = startFakeBrave({
+        key: "test-key",
+        results: () => PROFILES,
+        failWith,
+        slowMs: 3000,
+      });
+      const world = await appWith({
+        NETWORK_SEARCH_PROVIDER: "brave",
+        BRAVE_SEARCH_URL: fake.url,
+        BRAVE_SEARCH_KEY: failWith === 401 ? "wrong-key" : "test-key",
+      });
+      try {
+        const ws = await createTestWorkspace(world.test, 100);
+        const { data } = await searcher(world.test, ws.apiKey)(
+          { firstName: "Grace", lastName: "Hopper" },
+          "fail-1",
+        );
+        assert.deepEqual(data.matches, []);
+        assert.equal(data.reason, "search-unavailable");
+        assert.equal(data.charged, false);
+        assert.equal(data.pointsCharged, 0);
+        assert.equal(data.balance.available, 100);
+      } finally {
+        await world.close();
+        await fake.close();
+      }
+    },
+  );
+}
+
+Deno.test("network search with no provider: the directory alone answers", DB_TEST, async () => {
+  const world = await appWith({});
+  try {
+    const ws = await createTestWorkspace(world.test, 100);
+    const { data } = await searcher(world.test, ws.apiKey)({
+      firstName: "Grace",
+      lastName: "Hopper",
+    });
+    assert.deepEqual(data.matches, []);
+    assert.equal(data.reason, null);
+    const doc = await (await world.test.app.request("/api/v1/openapi.json")).json();
+    assert.match(doc.paths["/api/v1/network-search"].post.description, /directory alone answers/);
+  } finally {
+    await world.close();
+  }
+});
