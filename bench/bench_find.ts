@@ -11,6 +11,7 @@
 import { startFakeDns } from "../tests/fakes/dns_server.ts";
 import { startFakeSmtp } from "../tests/fakes/smtp_server.ts";
 import { BENCH_CONCURRENCY, BENCH_SECONDS } from "./http_support.ts";
+import { closedLoop, perSecond, startServiceProcess } from "./service_process.ts";
 
 const DOMAINS = Number(Deno.env.get("BENCH_DOMAINS") ?? 50);
 const GIVEN = [
@@ -95,116 +96,50 @@ for (const domain of domains) {
 
 const dns = await startFakeDns(zone);
 const smtp = await startFakeSmtp({ behaviour: { mailboxes, starttls: false } });
-const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-find-" });
-const apiKey = `svc_sk_${"ab".repeat(24)}`;
-const port = 18_000 + Math.floor(Math.random() * 2000);
-const serviceEnv: Record<string, string> = {
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  HOST: "127.0.0.1",
-  LOG_REQUESTS: "false",
-  SVC_BOOTSTRAP_KEY: apiKey,
-  SVC_BOOTSTRAP_POINTS: "1000000000",
+const service = await startServiceProcess({
   RATE_LIMIT_FIND: "1000000000/60",
   VERIFY_DNS_SERVER: dns.address,
   VERIFY_SMTP_PORT: String(smtp.port),
   VERIFY_HELO_NAME: "bench.test",
   COMPANY_RESOLVER: "none",
-};
-const databaseUrl = Deno.env.get("DATABASE_URL");
-if (databaseUrl) serviceEnv.DATABASE_URL = databaseUrl;
-const service = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "-A",
-    "--unstable-kv",
-    "--unstable-cron",
-    new URL("../main.ts", import.meta.url).pathname,
-  ],
-  env: serviceEnv,
-  stdout: Deno.env.get("BENCH_DEBUG") ? "inherit" : "null",
-  stderr: "inherit",
-}).spawn();
-const url = `http://127.0.0.1:${port}/api/v1/find`;
-
-async function waitForService() {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the service did not start");
-}
+});
 
 let next = 0;
-/** A lookup nobody asked before: person and domain advance together. */
-function nextBody(): string {
+/** A lookup nobody asked before: person and domain advance together; null when all were asked. */
+function nextBody(): string | null {
   const i = next++;
+  if (i >= people.length * DOMAINS) return null;
   const person = people[Math.floor(i / DOMAINS) % people.length];
   const domain = domains[i % DOMAINS];
   return JSON.stringify({ name: `${person.given} ${person.surname}`, company: domain });
 }
 
-async function load(seconds: number) {
-  const statuses: Record<string, number> = {};
-  const outcomes: Record<string, number> = {};
-  const latencies: number[] = [];
-  const deadline = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: BENCH_CONCURRENCY }, async () => {
-    while (performance.now() < deadline && next < people.length * DOMAINS) {
-      const t0 = performance.now();
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
-        body: nextBody(),
-        signal: AbortSignal.timeout(60_000),
-      });
-      if (Deno.env.get("BENCH_DEBUG")) console.error(res.status, latencies.length);
-      const body = await res.json();
-      latencies.push(performance.now() - t0);
-      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      const outcome = body.data ? (body.data.found ? "found" : body.data.reason) : body.error?.code;
-      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-    }
-  }));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(latencies[Math.floor(q * (latencies.length - 1))] * 100) / 100;
-  return { lookups: latencies.length, elapsed, statuses, outcomes, p50: at(0.5), p99: at(0.99) };
-}
+const outcomeOf = (body: { data?: Record<string, unknown>; error?: { code: string } }) =>
+  body.data ? (body.data.found ? "found" : String(body.data.reason)) : String(body.error?.code);
 
+const url = `${service.base}/api/v1/find`;
 try {
-  await waitForService();
   console.log(
-    `bench:find  ${BENCH_SECONDS}s, ${BENCH_CONCURRENCY} connections, ${DOMAINS} domains, database ${
-      databaseUrl ? "postgres" : "pglite"
-    }, fake DNS + SMTP on 127.0.0.1`,
+    `bench:find  ${BENCH_SECONDS}s, ${BENCH_CONCURRENCY} connections, ${DOMAINS} domains, database ${service.databaseKind}, fake DNS + SMTP on 127.0.0.1`,
   );
   // Warm-up: one lookup per domain fills the MX and catch-all caches, as a running service has.
-  const warm = await load(Math.max(1, BENCH_SECONDS / 5));
+  const warm = await closedLoop(url, nextBody, outcomeOf, Math.max(1, BENCH_SECONDS / 5));
   smtp.reset();
-  const run = await load(BENCH_SECONDS);
+  const run = await closedLoop(url, nextBody, outcomeOf, BENCH_SECONDS);
   const sessions = smtp.connections();
   console.log(
-    `warm-up: ${warm.lookups} lookups   measured: ${run.lookups} lookups in ${
-      run.elapsed.toFixed(2)
-    } s = ${Math.round(run.lookups / run.elapsed)} lookups/s  p50 ${run.p50} ms  p99 ${run.p99} ms`,
+    `warm-up: ${warm.requests} lookups   measured: ${run.requests} lookups in ${run.seconds} s = ${
+      perSecond(run)
+    } lookups/s  p50 ${run.p50Ms} ms  p99 ${run.p99Ms} ms`,
   );
   console.log(`statuses ${JSON.stringify(run.statuses)}  outcomes ${JSON.stringify(run.outcomes)}`);
   console.log(
-    `SMTP sessions opened: ${sessions} for ${run.lookups} lookups = ${
-      (sessions / Math.max(1, run.lookups)).toFixed(3)
+    `SMTP sessions opened: ${sessions} for ${run.requests} lookups = ${
+      (sessions / Math.max(1, run.requests)).toFixed(3)
     } per lookup (target: exactly 1 per domain per lookup)`,
   );
 } finally {
-  service.kill("SIGTERM");
-  await service.status;
+  await service.stop();
   await smtp.close();
   await dns.close();
-  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
 }

@@ -643,8 +643,8 @@ async function githubFailure(
     assert.equal(answer.kind, "unavailable", JSON.stringify(answer));
     if (answer.kind !== "unavailable") return;
     await assertSafeMessage(answer.message);
-    assert.ok(!answer.message!.includes("adal"), answer.message);
-    assert.ok(!/exceeded|Bad credentials|Validation/i.test(answer.message!), answer.message);
+    assert.ok(!answer.message!.includes("adal"), answer.message!);
+    assert.ok(!/exceeded|Bad credentials|Validation/i.test(answer.message!), answer.message!);
     result = { why: answer.why, message: answer.message!, requests: fake.requests.length };
   });
   return result!;

@@ -31,7 +31,11 @@ export async function readStatements(ctx: DomainContext, email: string): Promise
           given: known.given ?? undefined,
           surname: known.surname ?? undefined,
           title: known.title ?? undefined,
-          companyName: known.company?.name ?? undefined,
+          // A company the directory knows only by its domain carries the domain as a stand-in
+          // name: that would be read off the address, so it is not stated.
+          companyName: known.company && known.company.name !== known.company.domain
+            ? known.company.name
+            : undefined,
           location: known.location ?? undefined,
           headline: known.headline ?? undefined,
           networkUrl: known.networkUrl ?? undefined,

@@ -1,0 +1,116 @@
+/**
+ * The service as its own process (started the README's way, `main.ts`), for benchmarks whose fake
+ * providers run in the benchmark's process; and a closed-loop client that sends a different body
+ * per request. Used by bench:find and bench:lookups.
+ */
+import { BENCH_CONCURRENCY } from "./http_support.ts";
+
+export const BENCH_API_KEY = `svc_sk_${"ab".repeat(24)}`;
+
+export async function startServiceProcess(env: Record<string, string>) {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-" });
+  const port = 18_000 + Math.floor(Math.random() * 2000);
+  const serviceEnv: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_REQUESTS: "false",
+    SVC_BOOTSTRAP_KEY: BENCH_API_KEY,
+    SVC_BOOTSTRAP_POINTS: "1000000000",
+    ...env,
+  };
+  const databaseUrl = Deno.env.get("DATABASE_URL");
+  if (databaseUrl) serviceEnv.DATABASE_URL = databaseUrl;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--unstable-kv",
+      "--unstable-cron",
+      new URL("../main.ts", import.meta.url).pathname,
+    ],
+    env: serviceEnv,
+    stdout: Deno.env.get("BENCH_DEBUG") ? "inherit" : "null",
+    stderr: "inherit",
+  }).spawn();
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0;; i++) {
+    try {
+      const res = await fetch(`${base}/healthz`);
+      await res.body?.cancel();
+      if (res.ok) break;
+    } catch { /* not up yet */ }
+    if (i > 300) throw new Error("the service did not start");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    databaseKind: databaseUrl ? "postgres" : "pglite",
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.status;
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+export interface LoopResult {
+  requests: number;
+  seconds: number;
+  statuses: Record<string, number>;
+  /** What each answer said: `found`, a reason, `cached`, an error code … */
+  outcomes: Record<string, number>;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/**
+ * POSTs `next()`'s body to `url` from BENCH_CONCURRENCY loops until `seconds` pass or `next`
+ * returns null; `outcomeOf` names each answer.
+ */
+export async function closedLoop(
+  url: string,
+  next: () => string | null,
+  outcomeOf: (body: { data?: Record<string, unknown>; error?: { code: string } }) => string,
+  seconds: number,
+): Promise<LoopResult> {
+  const statuses: Record<string, number> = {};
+  const outcomes: Record<string, number> = {};
+  const latencies: number[] = [];
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: BENCH_CONCURRENCY }, async () => {
+    while (performance.now() < deadline) {
+      const body = next();
+      if (body === null) return;
+      const t0 = performance.now();
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${BENCH_API_KEY}`, "Content-Type": "application/json" },
+        body,
+        signal: AbortSignal.timeout(60_000),
+      });
+      const answer = await res.json();
+      latencies.push(performance.now() - t0);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      const outcome = outcomeOf(answer);
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round((latencies[Math.floor(q * (latencies.length - 1))] ?? 0) * 100) / 100;
+  return {
+    requests: latencies.length,
+    seconds: Math.round(elapsed * 100) / 100,
+    statuses,
+    outcomes,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+  };
+}
+
+export function perSecond(result: LoopResult): number {
+  return Math.round(result.requests / Math.max(0.001, result.seconds));
+}
