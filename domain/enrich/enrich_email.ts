@@ -14,7 +14,7 @@ import type { ReverseLookupUnavailable } from "../providers/reverse_lookup/port.
 import type { WebSearchUnavailable } from "../providers/web_search/port.ts";
 import type { EnrichAddress, EnrichAnswer, EnrichReason, Statement } from "./enrich_answer.ts";
 import { DOMAIN_KIND_NOTES, emailDomainKind } from "./email_domain_kind.ts";
-import { isEmailAddress } from "./email_address.ts";
+import { normalizeEmail } from "../do_not_contact/do_not_contact_entry.ts";
 import { mergeStatements } from "./merge_statements.ts";
 import { readStatements } from "./read_statements.ts";
 
@@ -26,7 +26,9 @@ export async function enrichEmail(
   ctx: DomainContext,
   input: { workspaceId: string; idempotencyKey?: string; email: string },
 ): Promise<EnrichResult> {
-  const email = input.email.trim().toLowerCase();
+  // The normal form the do-not-contact list uses too (IDN domains in ASCII); null: malformed.
+  const normal = normalizeEmail(input.email);
+  const email = normal ?? input.email.trim().toLowerCase();
   const part = [{ part: "enrich", price: "enrich" as const }];
   const result = await runBilledCall<EnrichAnswer>(ctx, {
     workspaceId: input.workspaceId,
@@ -35,7 +37,7 @@ export async function enrichEmail(
     idempotencyKey: input.idempotencyKey,
     worstCase: ctx.prices.enrich,
     work: async () => {
-      if (!isEmailAddress(email)) {
+      if (normal === null) {
         return { answer: refused(email, "invalid-input"), parts: [], final: false };
       }
       if (await isDoNotContact(ctx.db.sql, { workspaceId: input.workspaceId, email })) {
@@ -81,7 +83,7 @@ function refused(email: string, reason: EnrichReason): EnrichAnswer {
     person: null,
     channels: null,
     sources: [],
-    address: isEmailAddress(email) ? addressOf(email) : null,
+    address: normalizeEmail(email) ? addressOf(email) : null,
     reason,
     cached: false,
   };
