@@ -16,11 +16,16 @@ import { loadServiceNameModel } from "./load_service_name_model.ts";
 import { createApp } from "./routes/app.ts";
 import { scheduleIdempotencySweeper } from "./workers/idempotency_sweeper.ts";
 import { scheduleEmbeddedDatabaseMaintenance } from "./workers/embedded_database_maintenance.ts";
+import {
+  type LeadSearchRunner,
+  scheduleLeaseSweeper,
+  startLeadSearchRunner,
+} from "./workers/lead_search_runner.ts";
 
 export async function startService(
   env: Record<string, string | undefined>,
   logger: Logger,
-  options: { workers?: boolean } = {},
+  options: { workers?: boolean; leadSearchRunner?: boolean } = {},
 ) {
   const config = loadConfig(env);
   const db = await openDatabase({ url: config.databaseUrl, pgliteDir: `${config.dataDir}/pglite` });
@@ -64,6 +69,12 @@ export async function startService(
   if (options.workers ?? true) {
     scheduleIdempotencySweeper(ctx);
     scheduleEmbeddedDatabaseMaintenance(ctx);
+    scheduleLeaseSweeper(ctx);
+  }
+  // The runner follows `workers` unless asked for on its own (tests start it explicitly).
+  let leadSearchRunner: LeadSearchRunner | null = null;
+  if ((options.leadSearchRunner ?? options.workers ?? true) && config.leadSearch.runner !== "off") {
+    leadSearchRunner = startLeadSearchRunner(ctx, config.leadSearch);
   }
   const server = Deno.serve({
     port: config.port,
@@ -75,6 +86,8 @@ export async function startService(
   const stop = () =>
     stopping ??= (async () => {
       logger.info("stopping");
+      // The runner finishes its page and hands its run back before the database closes.
+      await leadSearchRunner?.stop();
       await server.shutdown();
       await db.close();
       kv.close();

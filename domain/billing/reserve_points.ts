@@ -1,6 +1,6 @@
 import { ServiceError } from "../errors.ts";
 import { newId } from "../shared/new_id.ts";
-import type { Sql } from "../stores/database.ts";
+import type { Sql, TransactionSql } from "../stores/database.ts";
 import { type Balance, toBalance } from "./balance.ts";
 
 /**
@@ -11,23 +11,32 @@ export async function reservePoints(
   sql: Sql,
   input: { workspaceId: string; amount: number; operation: string },
 ): Promise<{ reservationId: string; balance: Balance } | null> {
+  return await sql.begin((tx) => reservePointsIn(tx, input));
+}
+
+/**
+ * The same inside the caller's transaction, so what the reservation pays for (e.g. a
+ * lead-search run) is recorded atomically with it.
+ */
+export async function reservePointsIn(
+  tx: TransactionSql,
+  input: { workspaceId: string; amount: number; operation: string },
+): Promise<{ reservationId: string; balance: Balance } | null> {
   if (!Number.isSafeInteger(input.amount) || input.amount < 1) {
     throw new ServiceError("validation_error", "a reservation must be a positive integer");
   }
-  return await sql.begin(async (tx) => {
-    const rows = await tx<{ available: string; reserved: string; granted: string }[]>`
-      UPDATE balances SET available = available - ${input.amount},
-                          reserved = reserved + ${input.amount}, updated_at = now()
-       WHERE workspace_id = ${input.workspaceId} AND available >= ${input.amount}
-       RETURNING available, reserved, granted`;
-    if (!rows[0]) return null;
-    const reservationId = newId("res");
-    await tx`INSERT INTO reservations (id, workspace_id, amount)
-             VALUES (${reservationId}, ${input.workspaceId}, ${input.amount})`;
-    await tx`INSERT INTO ledger_entries (workspace_id, kind, amount, operation, reservation_id,
-                                         available_after, reserved_after)
-             VALUES (${input.workspaceId}, 'reserve', ${input.amount}, ${input.operation},
-                     ${reservationId}, ${rows[0].available}, ${rows[0].reserved})`;
-    return { reservationId, balance: toBalance(rows[0]) };
-  });
+  const rows = await tx<{ available: string; reserved: string; granted: string }[]>`
+    UPDATE balances SET available = available - ${input.amount},
+                        reserved = reserved + ${input.amount}, updated_at = now()
+     WHERE workspace_id = ${input.workspaceId} AND available >= ${input.amount}
+     RETURNING available, reserved, granted`;
+  if (!rows[0]) return null;
+  const reservationId = newId("res");
+  await tx`INSERT INTO reservations (id, workspace_id, amount)
+           VALUES (${reservationId}, ${input.workspaceId}, ${input.amount})`;
+  await tx`INSERT INTO ledger_entries (workspace_id, kind, amount, operation, reservation_id,
+                                       available_after, reserved_after)
+           VALUES (${input.workspaceId}, 'reserve', ${input.amount}, ${input.operation},
+                   ${reservationId}, ${rows[0].available}, ${rows[0].reserved})`;
+  return { reservationId, balance: toBalance(rows[0]) };
 }

@@ -62,6 +62,17 @@ export interface Config {
   searchCacheSeconds: number;
   /** `PROVIDER_TIMEOUT_SECONDS`: the longest wait for an HTTP provider (web search, Gravatar, GitHub, Wikidata). */
   providerTimeoutMs: number;
+  leadSearch: LeadSearchConfig;
+}
+
+/** The lead-search runner (`LEAD_SEARCH_*`). */
+export interface LeadSearchConfig {
+  /** `LEAD_SEARCH_RUNNER`: `inline` (default; on the main thread) or `off` (this instance runs none). */
+  runner: "inline" | "off";
+  /** `LEAD_SEARCH_POLL_MS`: how often an idle runner looks for a queued run (default 300). */
+  pollMs: number;
+  /** `LEAD_SEARCH_LEASE_SECONDS`: how long a claim on a run lasts without a page (default 30). */
+  leaseMs: number;
 }
 
 /** The web-search provider of network search, find's network fallback and enrich's cross-reference. */
@@ -317,5 +328,18 @@ export function loadConfig(env: Env): Config {
     reverseLookups: reverseLookups(env),
     searchCacheSeconds: integer(env, "SEARCH_CACHE_SECONDS", 86_400),
     providerTimeoutMs: seconds(env, "PROVIDER_TIMEOUT_SECONDS", 10),
+    leadSearch: leadSearchConfig(env),
+  };
+}
+
+function leadSearchConfig(env: Env): LeadSearchConfig {
+  const runner = env.LEAD_SEARCH_RUNNER?.trim() || "inline";
+  if (runner !== "inline" && runner !== "off") {
+    throw new ConfigError(`LEAD_SEARCH_RUNNER must be inline or off, got "${runner}"`);
+  }
+  return {
+    runner,
+    pollMs: integer(env, "LEAD_SEARCH_POLL_MS", 300),
+    leaseMs: seconds(env, "LEAD_SEARCH_LEASE_SECONDS", 30),
   };
 }

@@ -1,0 +1,97 @@
+/**
+ * One page of a lead search: the directory's people matching a run's filters, in id order after
+ * the run's cursor, leaving out everyone already delivered in the run's continuation chain.
+ *
+ * How each criterion matches (its members are alternatives; criteria all apply):
+ * - `jobTitle`: every word of a member appears in the title (words as Postgres' `simple`
+ *   text-search configuration splits them; case ignored): "sales manager" finds "Sales Manager,
+ *   EMEA". Uses the GIN index on `to_tsvector('simple', title)`.
+ * - `location`: the whole location, or its part before the first comma, equals the member, case
+ *   ignored: "Berlin" and "berlin, germany" both find "Berlin, Germany".
+ * - `company`: the company's name or one of its aliases, by normal name (case, punctuation,
+ *   diacritics and legal forms ignored, as in find's company mode).
+ * - `industry`: the company's industry equals the member, case ignored.
+ * - `headcount`: the company's headcount range is the member (`51-200`, `10001+` …).
+ * - `seniority`: the person's seniority equals the member (`entry`, `senior`, `manager`,
+ *   `director`, `vp`, `cxo` in the demo data), case ignored.
+ * - `keywords`: the person has at least one of the members as a keyword, case ignored.
+ */
+import type { Sql } from "../stores/database.ts";
+import { normalizeCompanyName } from "../directory/normalize.ts";
+import { type LeadFilters, titleWords } from "./lead_search_run.ts";
+
+export interface DirectoryLead {
+  personId: string;
+  name: string;
+  title: string | null;
+  company: string | null;
+  location: string | null;
+  networkUrl: string | null;
+}
+
+export async function searchDirectoryPage(
+  sql: Sql,
+  input: { filters: LeadFilters; chainId: string; after: string | null; limit: number },
+): Promise<DirectoryLead[]> {
+  const f = input.filters;
+  const where = [];
+  if (input.after !== null) where.push(sql`p.id > ${input.after}`);
+  if (f.jobTitle) {
+    const query = f.jobTitle.map((m) => `(${titleWords(m).join(" & ")})`).join(" | ");
+    where.push(sql`to_tsvector('simple'::regconfig, coalesce(p.title, ''))
+                     @@ to_tsquery('simple'::regconfig, ${query})`);
+  }
+  if (f.location) {
+    const lowered = f.location.map((m) => m.toLowerCase());
+    const prefixes = lowered.map((m) => m.replace(/[\\%_]/g, (ch) => `\\${ch}`) + ",%");
+    where.push(sql`(lower(p.location) = ANY(${lowered}::text[])
+                    OR lower(p.location) LIKE ANY(${prefixes}::text[]))`);
+  }
+  if (f.company) {
+    const keys = [...new Set(f.company.map(normalizeCompanyName).filter(Boolean))];
+    where.push(sql`p.company_id IN (
+      SELECT id FROM companies WHERE name_key = ANY(${keys}::text[])
+      UNION SELECT id FROM companies WHERE alias_keys && ${keys}::text[])`);
+  }
+  if (f.industry) {
+    const lowered = f.industry.map((m) => m.toLowerCase());
+    where.push(sql`p.company_id IN (
+      SELECT id FROM companies WHERE lower(industry) = ANY(${lowered}::text[]))`);
+  }
+  if (f.headcount) {
+    where.push(sql`p.company_id IN (
+      SELECT id FROM companies WHERE headcount = ANY(${f.headcount}::text[]))`);
+  }
+  if (f.seniority) {
+    const values = [...new Set([...f.seniority, ...f.seniority.map((m) => m.toLowerCase())])];
+    where.push(sql`p.seniority = ANY(${values}::text[])`);
+  }
+  if (f.keywords) {
+    where.push(sql`p.keywords && ${f.keywords.map((m) => m.toLowerCase())}::text[]`);
+  }
+  const conditions = where.reduce((all, condition) => sql`${all} AND ${condition}`, sql`TRUE`);
+  const rows = await sql<{
+    id: string;
+    full_name: string;
+    title: string | null;
+    company: string | null;
+    location: string | null;
+    network_url: string | null;
+  }[]>`
+    SELECT p.id, p.full_name, p.title, c.name AS company, p.location, p.network_url
+      FROM people p
+      LEFT JOIN companies c ON c.id = p.company_id
+     WHERE ${conditions}
+       AND NOT EXISTS (SELECT 1 FROM lead_search_results r
+                        WHERE r.chain_id = ${input.chainId} AND r.person_id = p.id)
+     ORDER BY p.id
+     LIMIT ${input.limit}`;
+  return rows.map((r) => ({
+    personId: r.id,
+    name: r.full_name,
+    title: r.title,
+    company: r.company,
+    location: r.location,
+    networkUrl: r.network_url,
+  }));
+}

@@ -1,0 +1,77 @@
+/**
+ * The lead-search runner: a loop that claims and delivers runs (`runLeadSearch`), looking for a
+ * queued run every `pollMs` when idle (a new run starts within about that), and a Deno.cron
+ * sweeper that clears expired leases (a process that died mid-run) so a runner takes the run
+ * over. `stop()` lets the current page finish, hands the run back (lease cleared) and resolves.
+ * Runs on the main thread (`LEAD_SEARCH_RUNNER=inline`); several instances on one Postgres
+ * share the work through leases.
+ */
+import type { DomainContext } from "../domain/context.ts";
+import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
+import { recoverExpiredLeases } from "../domain/lead_search/recover_expired_leases.ts";
+import { scheduleCronJob } from "./cron_job.ts";
+
+export const LEASE_SWEEP_SCHEDULE = "* * * * *";
+
+export interface LeadSearchRunner {
+  stop(): Promise<void>;
+}
+
+export function startLeadSearchRunner(
+  ctx: DomainContext,
+  options: { pollMs: number; leaseMs: number },
+): LeadSearchRunner {
+  let stopping = false;
+  let wake: (() => void) | null = null;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        const outcome = await runLeadSearch(ctx, {
+          leaseMs: options.leaseMs,
+          shouldStop: () => stopping,
+        });
+        if (outcome.kind !== "idle") continue;
+      } catch (error) {
+        ctx.logger.warn("lead search runner error", {
+          errorName: (error as Error)?.name ?? typeof error,
+          errorCode: String((error as { code?: unknown })?.code ?? ""),
+        });
+      }
+      if (!stopping) await sleep(options.pollMs);
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopping = true;
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+/** Registers the expired-lease sweeper where Deno.cron is available. */
+export function scheduleLeaseSweeper(ctx: DomainContext): boolean {
+  return scheduleCronJob(ctx.logger, {
+    name: "recover lead-search runs",
+    schedule: LEASE_SWEEP_SCHEDULE,
+    failureMessage: "lead-search lease sweep failed",
+    run: async () => {
+      const recovered = await recoverExpiredLeases(ctx);
+      if (recovered.length > 0) {
+        ctx.logger.info("lead-search runs recovered", { runs: recovered.length });
+      }
+    },
+  });
+}
