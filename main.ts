@@ -20,6 +20,7 @@ import {
   type LeadSearchRunner,
   scheduleLeaseSweeper,
   startLeadSearchRunner,
+  startLeadSearchWorker,
 } from "./workers/lead_search_runner.ts";
 
 export async function startService(
@@ -74,7 +75,10 @@ export async function startService(
   // The runner follows `workers` unless asked for on its own (tests start it explicitly).
   let leadSearchRunner: LeadSearchRunner | null = null;
   if ((options.leadSearchRunner ?? options.workers ?? true) && config.leadSearch.runner !== "off") {
-    leadSearchRunner = startLeadSearchRunner(ctx, config.leadSearch);
+    leadSearchRunner = config.leadSearch.runner === "worker"
+      ? startLeadSearchWorker({ databaseUrl: config.databaseUrl!, ...config.leadSearch })
+      : startLeadSearchRunner(ctx, config.leadSearch);
+    logger.info("lead-search runner started", { runner: config.leadSearch.runner });
   }
   const server = Deno.serve({
     port: config.port,

@@ -53,3 +53,6 @@ export interface DomainContext extends Ports {
   /** Network-search and enrich answers kept for `SEARCH_CACHE_SECONDS`. */
   resultCache: ResultCache;
 }
+
+/** What background runners need: a Worker thread builds just this, not the whole context. */
+export type RunnerContext = Pick<DomainContext, "db" | "clock" | "logger">;

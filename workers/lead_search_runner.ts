@@ -6,7 +6,7 @@
  * Runs on the main thread (`LEAD_SEARCH_RUNNER=inline`); several instances on one Postgres
  * share the work through leases.
  */
-import type { DomainContext } from "../domain/context.ts";
+import type { DomainContext, RunnerContext } from "../domain/context.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
 import { recoverExpiredLeases } from "../domain/lead_search/recover_expired_leases.ts";
 import { scheduleCronJob } from "./cron_job.ts";
@@ -18,7 +18,7 @@ export interface LeadSearchRunner {
 }
 
 export function startLeadSearchRunner(
-  ctx: DomainContext,
+  ctx: RunnerContext,
   options: { pollMs: number; leaseMs: number },
 ): LeadSearchRunner {
   let stopping = false;
@@ -74,4 +74,30 @@ export function scheduleLeaseSweeper(ctx: DomainContext): boolean {
       }
     },
   });
+}
+
+/** Starts the runner on a Worker thread (Postgres only); `stop()` waits for it to hand back. */
+export function startLeadSearchWorker(
+  options: { databaseUrl: string; pollMs: number; leaseMs: number },
+): LeadSearchRunner {
+  const worker = new Worker(new URL("./lead_search_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  const answered = (type: string) =>
+    new Promise<void>((resolve) => {
+      worker.addEventListener("message", (event) => {
+        if ((event as MessageEvent<{ type: string }>).data?.type === type) resolve();
+      });
+    });
+  const started = answered("started");
+  worker.postMessage({ type: "start", ...options });
+  return {
+    stop: async () => {
+      await started;
+      const stopped = answered("stopped");
+      worker.postMessage({ type: "stop" });
+      await stopped;
+      worker.terminate();
+    },
+  };
 }

@@ -67,8 +67,12 @@ export interface Config {
 
 /** The lead-search runner (`LEAD_SEARCH_*`). */
 export interface LeadSearchConfig {
-  /** `LEAD_SEARCH_RUNNER`: `inline` (default; on the main thread) or `off` (this instance runs none). */
-  runner: "inline" | "off";
+  /**
+   * `LEAD_SEARCH_RUNNER`: `worker` (a Worker thread; the default with `DATABASE_URL`), `inline`
+   * (the main thread; the default, and the only choice, on the embedded database) or `off` (this
+   * instance runs none).
+   */
+  runner: "worker" | "inline" | "off";
   /** `LEAD_SEARCH_POLL_MS`: how often an idle runner looks for a queued run (default 300). */
   pollMs: number;
   /** `LEAD_SEARCH_LEASE_SECONDS`: how long a claim on a run lasts without a page (default 30). */
@@ -333,9 +337,15 @@ export function loadConfig(env: Env): Config {
 }
 
 function leadSearchConfig(env: Env): LeadSearchConfig {
-  const runner = env.LEAD_SEARCH_RUNNER?.trim() || "inline";
-  if (runner !== "inline" && runner !== "off") {
-    throw new ConfigError(`LEAD_SEARCH_RUNNER must be inline or off, got "${runner}"`);
+  const embedded = !env.DATABASE_URL?.trim();
+  const runner = env.LEAD_SEARCH_RUNNER?.trim() || (embedded ? "inline" : "worker");
+  if (runner !== "worker" && runner !== "inline" && runner !== "off") {
+    throw new ConfigError(`LEAD_SEARCH_RUNNER must be worker, inline or off, got "${runner}"`);
+  }
+  if (runner === "worker" && embedded) {
+    throw new ConfigError(
+      "LEAD_SEARCH_RUNNER=worker needs DATABASE_URL: the embedded database belongs to the main thread (use inline)",
+    );
   }
   return {
     runner,

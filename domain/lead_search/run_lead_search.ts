@@ -11,7 +11,7 @@
  * Tolerates running twice: a second runner cannot claim a leased run, and one that lost its lease
  * stops at its next page without writing.
  */
-import type { DomainContext } from "../context.ts";
+import type { RunnerContext } from "../context.ts";
 import { settleReservation } from "../billing/settle_reservation.ts";
 import { releaseReservation } from "../billing/release_reservation.ts";
 import type { TransactionSql } from "../stores/database.ts";
@@ -43,7 +43,7 @@ export type RunLeadSearchOutcome =
 const OPERATION = "lead";
 
 export async function runLeadSearch(
-  ctx: DomainContext,
+  ctx: RunnerContext,
   options: RunLeadSearchOptions = {},
 ): Promise<RunLeadSearchOutcome> {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -154,7 +154,7 @@ export async function runLeadSearch(
  * written).
  */
 async function deliverPage(
-  ctx: DomainContext,
+  ctx: RunnerContext,
   input: { runId: string; leaseToken: string; leads: DirectoryLead[]; leaseUntil: Date },
 ): Promise<boolean> {
   const deliveredAt = new Date(ctx.clock.now());
