@@ -26,6 +26,8 @@
  * builds a realistic profile page result in each title shape; `companyPageResult(…)` a network
  * company page that is not a profile.
  */
+import { jsonAnswer, sleep } from "./fake_http.ts";
+export { sleep };
 
 /** One search hit as the fake serves it; `description` is HTML (Brave's form). */
 export interface FakeSearchResult {
@@ -118,7 +120,7 @@ export function startFakeBrave(options: FakeBraveOptions): FakeSearchServer {
         error: { id: crypto.randomUUID(), status, code, detail, meta },
         time: Math.floor(Date.now() / 1000),
       };
-    return json(body, status, rateHeaders(limit));
+    return jsonBody(body, status, rateHeaders(limit));
   }
 
   const server = Deno.serve(
@@ -195,7 +197,7 @@ export function startFakeBrave(options: FakeBraveOptions): FakeSearchServer {
             headers: { "content-type": "application/json", ...rateHeaders("ok") },
           });
         case "wrong-shape":
-          return json(
+          return jsonBody(
             {
               type: "search",
               query: { original: url.searchParams.get("q") },
@@ -216,7 +218,11 @@ export function startFakeBrave(options: FakeBraveOptions): FakeSearchServer {
       used++;
       const count = Number(url.searchParams.get("count") ?? "20");
       const found = lookUp(options.results, q);
-      return json(answer(q, found.slice(0, count), found.length > count), 200, rateHeaders("ok"));
+      return jsonBody(
+        answer(q, found.slice(0, count), found.length > count),
+        200,
+        rateHeaders("ok"),
+      );
     },
   );
   const { port } = server.addr as Deno.NetAddr;
@@ -344,26 +350,6 @@ export function lookUp(results: FakeResults | undefined, q: string): FakeSearchR
   if (typeof results === "function") return results(q);
   if (Array.isArray(results)) return results;
   return results[q] ?? [];
-}
-
-function json(body: unknown, status: number, extra: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...extra },
-  });
-}
-
-export function sleep(ms: number, closing: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (closing.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      closing.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    closing.addEventListener("abort", done);
-  });
 }
 
 // --- building a test world ---------------------------------------------------------------------
@@ -559,4 +545,8 @@ export function decodeEntities(text: string): string {
       "&nbsp;": " ",
       "&amp;": "&",
     })[entity]!);
+}
+
+function jsonBody(body: unknown, status: number, extra: Record<string, string>): Response {
+  return jsonAnswer(status, body, extra);
 }

@@ -22,6 +22,7 @@
  *   above zero); a plain 403; 422; 500; a truncated JSON body; a body of the wrong shape; a search
  *   flagged `incomplete_results`; a slow answer. `failOn` limits the failure to one endpoint.
  */
+import { jsonAnswer, sleep } from "./fake_http.ts";
 
 export interface FakeGithubUser {
   login: string;
@@ -117,7 +118,11 @@ export function startFakeGithub(options: FakeGithubOptions = {}): FakeGithub {
       if (token !== null && authorization !== null) {
         const sent = authorization.replace(/^(?:Bearer|token)\s+/i, "");
         if (sent !== token) {
-          return json(401, { message: "Bad credentials", documentation_url: DOCS, status: "401" }, {
+          return jsonAnswer(401, {
+            message: "Bad credentials",
+            documentation_url: DOCS,
+            status: "401",
+          }, {
             ...okRate,
           });
         }
@@ -136,7 +141,7 @@ export function startFakeGithub(options: FakeGithubOptions = {}): FakeGithub {
       const login = decodeURIComponent(match[1]).toLowerCase();
       const index = users.findIndex((u) => u.login.toLowerCase() === login);
       if (index < 0) return notFound(okRate);
-      return json(200, fullUser(users[index], index, base), okRate);
+      return jsonAnswer(200, fullUser(users[index], index, base), okRate);
     },
   );
 
@@ -167,30 +172,30 @@ async function fail(
   };
   switch (options.failWith) {
     case 401:
-      return json(
+      return jsonAnswer(
         401,
         { message: "Bad credentials", documentation_url: DOCS, status: "401" },
         okRate,
       );
     case 403:
-      return json(403, {
+      return jsonAnswer(403, {
         message: "Resource not accessible by personal access token",
         documentation_url: DOCS,
         status: "403",
       }, okRate);
     case "403-rate":
-      return json(403, exceeded, rate(0));
+      return jsonAnswer(403, exceeded, rate(0));
     case 429:
-      return json(429, exceeded, rate(0));
+      return jsonAnswer(429, exceeded, rate(0));
     case "403-secondary":
-      return json(403, {
+      return jsonAnswer(403, {
         message: "You have exceeded a secondary rate limit. Please wait a few minutes before you " +
           "try again. If you reach out to GitHub Support for help, please include the request ID " +
           "FAKE:1234:5678:9ABC:DEF0.",
         documentation_url: RATE_DOCS,
       }, { ...okRate, "retry-after": "60" });
     case 422:
-      return json(422, {
+      return jsonAnswer(422, {
         message: "Validation Failed",
         errors: [{
           message: "The listed users cannot be searched either because the users do not exist " +
@@ -213,7 +218,7 @@ async function fail(
         headers: { "content-type": "application/json; charset=utf-8", ...okRate },
       });
     case "wrong-shape":
-      return json(200, { total_count: "one", items: null }, okRate);
+      return jsonAnswer(200, { total_count: "one", items: null }, okRate);
     case "slow":
       await sleep(options.slowMs ?? 10_000, closing);
       return null;
@@ -231,7 +236,7 @@ function search(
 ): Response {
   const q = url.searchParams.get("q")?.trim() ?? "";
   if (q === "") {
-    return json(422, {
+    return jsonAnswer(422, {
       message: "Validation Failed",
       errors: [{ resource: "Search", field: "q", code: "missing" }],
       documentation_url: "https://docs.github.com/v3/search",
@@ -251,7 +256,7 @@ function search(
           (user.login.toLowerCase() === term || (user.name ?? "").toLowerCase().includes(term)))
       )
     );
-  return json(200, {
+  return jsonAnswer(200, {
     total_count: matches.length,
     incomplete_results: incomplete,
     items: matches.map(({ user, index }) => ({ ...briefUser(user, index, base), score: 1.0 })),
@@ -305,25 +310,5 @@ function fullUser(user: FakeGithubUser, index: number, base: string): Record<str
 }
 
 function notFound(rate: Record<string, string>): Response {
-  return json(404, { message: "Not Found", documentation_url: DOCS, status: "404" }, rate);
-}
-
-function json(status: number, body: unknown, extra: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...extra },
-  });
-}
-
-function sleep(ms: number, closing: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (closing.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      closing.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    closing.addEventListener("abort", done);
-  });
+  return jsonAnswer(404, { message: "Not Found", documentation_url: DOCS, status: "404" }, rate);
 }

@@ -19,6 +19,7 @@
  *   `X-RateLimit-Remaining: 0`, 401, 403, 500, a truncated JSON body, a JSON body that is no
  *   profile, or a slow answer.
  */
+import { jsonAnswer, sleep } from "./fake_http.ts";
 
 /** A profile as stored; any field left out is answered as Gravatar answers a blank one. */
 export interface FakeGravatarProfile {
@@ -111,27 +112,35 @@ export function startFakeGravatar(options: FakeGravatarOptions = {}): FakeGravat
       const okRate = rate(Math.max(1, limit - used));
 
       if (request.method !== "GET" || !url.pathname.startsWith(PREFIX)) {
-        return json(404, { error: "Not found", code: "not_found" }, okRate);
+        return jsonAnswer(404, { error: "Not found", code: "not_found" }, okRate);
       }
       if (key !== null && authorization !== null && !keyed) {
-        return json(401, { error: "Invalid API key", code: "invalid_api_key" }, okRate);
+        return jsonAnswer(401, { error: "Invalid API key", code: "invalid_api_key" }, okRate);
       }
       switch (options.failWith) {
         case 401:
-          return json(401, { error: "Invalid API key", code: "invalid_api_key" }, okRate);
+          return jsonAnswer(401, { error: "Invalid API key", code: "invalid_api_key" }, okRate);
         case 403:
-          return json(403, { error: "Forbidden", code: "forbidden" }, okRate);
+          return jsonAnswer(403, { error: "Forbidden", code: "forbidden" }, okRate);
         case 429:
-          return json(429, { error: "Rate limit exceeded", code: "rate_limit_exceeded" }, rate(0));
+          return jsonAnswer(
+            429,
+            { error: "Rate limit exceeded", code: "rate_limit_exceeded" },
+            rate(0),
+          );
         case 500:
-          return json(500, { error: "Internal server error", code: "internal_error" }, okRate);
+          return jsonAnswer(
+            500,
+            { error: "Internal server error", code: "internal_error" },
+            okRate,
+          );
         case "malformed":
           return new Response('{"hash":"', {
             status: 200,
             headers: { "content-type": "application/json", ...okRate },
           });
         case "wrong-shape":
-          return json(200, [{ display_name: ["not", "a", "string"] }], okRate);
+          return jsonAnswer(200, [{ display_name: ["not", "a", "string"] }], okRate);
         case "slow":
           await sleep(options.slowMs ?? 10_000, closing.signal);
           break;
@@ -139,9 +148,9 @@ export function startFakeGravatar(options: FakeGravatarOptions = {}): FakeGravat
       const hash = url.pathname.slice(PREFIX.length).toLowerCase();
       const profile = byHash.get(hash);
       if (!profile) {
-        return json(404, { error: "Profile not found", code: "profile_not_found" }, okRate);
+        return jsonAnswer(404, { error: "Profile not found", code: "profile_not_found" }, okRate);
       }
-      return json(200, answer(hash, profile, keyed), okRate);
+      return jsonAnswer(200, answer(hash, profile, keyed), okRate);
     },
   );
 
@@ -208,24 +217,4 @@ function answer(hash: string, p: FakeGravatarProfile, keyed: boolean): Record<st
 async function sha256Hex(value: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function json(status: number, body: unknown, extra: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", ...extra },
-  });
-}
-
-function sleep(ms: number, closing: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (closing.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      closing.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    closing.addEventListener("abort", done);
-  });
 }

@@ -17,6 +17,7 @@
  *   answer, `maxlag` and `ratelimited` API errors, and an internal error whose `info` echoes the
  *   search text (so tests can show the resolver never repeats it).
  */
+import { sleep } from "./fake_http.ts";
 
 export type FakeRank = "preferred" | "normal" | "deprecated";
 
@@ -157,19 +158,6 @@ async function fail(
     default:
       return null;
   }
-}
-
-function sleep(ms: number, closing: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (closing.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      closing.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    closing.addEventListener("abort", done);
-  });
 }
 
 function json(body: unknown, extra: Record<string, string> = {}): Response {
