@@ -5,9 +5,18 @@
  * over. `stop()` lets the current page finish, hands the run back (lease cleared) and resolves.
  * Runs on the main thread (`LEAD_SEARCH_RUNNER=inline`); several instances on one Postgres
  * share the work through leases.
+ *
+ * `LEAD_SEARCH_PAGE_DELAY_MS` (tests only; default 0, off): a pause before each page's directory
+ * search, so a crash test can kill a process while a run is half delivered
+ * (tests/lead_search_crash_test.ts). Read here from the environment, in whichever thread the
+ * runner runs, rather than from the config: it is no setting of the service. At or above the
+ * lease (`LEAD_SEARCH_LEASE_SECONDS`) a page outlives its claim and an idle runner elsewhere may
+ * take the run over before the page is recorded (the crash test does so on purpose); far above
+ * it, with runners idle, runs would be stolen page after page and never get on.
  */
 import type { DomainContext, RunnerContext } from "../domain/context.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
+import { searchDirectoryPage } from "../domain/lead_search/search_directory_page.ts";
 import { recoverExpiredLeases } from "../domain/lead_search/recover_expired_leases.ts";
 import { scheduleCronJob } from "./cron_job.ts";
 
@@ -17,10 +26,27 @@ export interface LeadSearchRunner {
   stop(): Promise<void>;
 }
 
+/** `LEAD_SEARCH_PAGE_DELAY_MS` as a number of milliseconds (0 when unset). */
+export function pageDelayFromEnv(): number {
+  const raw = Deno.env.get("LEAD_SEARCH_PAGE_DELAY_MS")?.trim();
+  if (!raw) return 0;
+  if (!/^\d+$/.test(raw)) {
+    throw new Error(`LEAD_SEARCH_PAGE_DELAY_MS must be an integer >= 0, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
 export function startLeadSearchRunner(
   ctx: RunnerContext,
-  options: { pollMs: number; leaseMs: number },
+  options: { pollMs: number; leaseMs: number; pageDelayMs?: number },
 ): LeadSearchRunner {
+  const pageDelayMs = options.pageDelayMs ?? pageDelayFromEnv();
+  const search: typeof searchDirectoryPage = pageDelayMs > 0
+    ? async (sql, input) => {
+      await new Promise((resolve) => setTimeout(resolve, pageDelayMs));
+      return await searchDirectoryPage(sql, input);
+    }
+    : searchDirectoryPage;
   let stopping = false;
   let wake: (() => void) | null = null;
   const sleep = (ms: number) =>
@@ -40,6 +66,7 @@ export function startLeadSearchRunner(
         const outcome = await runLeadSearch(ctx, {
           leaseMs: options.leaseMs,
           shouldStop: () => stopping,
+          search,
         });
         if (outcome.kind !== "idle") continue;
       } catch (error) {
