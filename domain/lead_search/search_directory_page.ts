@@ -29,13 +29,24 @@ export interface DirectoryLead {
   networkUrl: string | null;
 }
 
+interface LeadRow {
+  id: string;
+  full_name: string;
+  title: string | null;
+  company: string | null;
+  location: string | null;
+  network_url: string | null;
+}
+
+/** People read in id order before the search turns to the filters' indexes (see below). */
+const WINDOW = 10_000;
+
 export async function searchDirectoryPage(
   sql: Sql,
   input: { filters: LeadFilters; chainId: string; after: string | null; limit: number },
 ): Promise<DirectoryLead[]> {
   const f = input.filters;
   const where = [];
-  if (input.after !== null) where.push(sql`p.id > ${input.after}`);
   if (f.jobTitle) {
     const query = f.jobTitle.map((m) => `(${titleWords(m).join(" & ")})`).join(" | ");
     where.push(sql`to_tsvector('simple'::regconfig, coalesce(p.title, ''))
@@ -43,9 +54,9 @@ export async function searchDirectoryPage(
   }
   if (f.location) {
     const lowered = f.location.map((m) => m.toLowerCase());
-    const prefixes = lowered.map((m) => m.replace(/[\\%_]/g, (ch) => `\\${ch}`) + ",%");
+    // Both halves are indexed (005's people_location, 009's people_location_city).
     where.push(sql`(lower(p.location) = ANY(${lowered}::text[])
-                    OR lower(p.location) LIKE ANY(${prefixes}::text[]))`);
+                    OR lower(split_part(p.location, ',', 1)) = ANY(${lowered}::text[]))`);
   }
   if (f.company) {
     const keys = [...new Set(f.company.map(normalizeCompanyName).filter(Boolean))];
@@ -70,22 +81,29 @@ export async function searchDirectoryPage(
     where.push(sql`p.keywords && ${f.keywords.map((m) => m.toLowerCase())}::text[]`);
   }
   const conditions = where.reduce((all, condition) => sql`${all} AND ${condition}`, sql`TRUE`);
-  const rows = await sql<{
-    id: string;
-    full_name: string;
-    title: string | null;
-    company: string | null;
-    location: string | null;
-    network_url: string | null;
-  }[]>`
+  const after = input.after === null ? sql`TRUE` : sql`p.id > ${input.after}`;
+  const notDelivered = sql`NOT EXISTS (SELECT 1 FROM lead_search_results r
+                                        WHERE r.chain_id = ${input.chainId} AND r.person_id = p.id)`;
+  // 1. The next WINDOW people after the cursor, in id order, filtered: when the filters match
+  //    often (most searches), this finds the page in a few milliseconds, statistics or not.
+  const windowed = await sql<LeadRow[]>`
     SELECT p.id, p.full_name, p.title, c.name AS company, p.location, p.network_url
-      FROM people p
+      FROM (SELECT * FROM people p WHERE ${after} ORDER BY p.id LIMIT ${WINDOW}) p
       LEFT JOIN companies c ON c.id = p.company_id
-     WHERE ${conditions}
-       AND NOT EXISTS (SELECT 1 FROM lead_search_results r
-                        WHERE r.chain_id = ${input.chainId} AND r.person_id = p.id)
+     WHERE ${conditions} AND ${notDelivered}
      ORDER BY p.id
      LIMIT ${input.limit}`;
+  // 2. Fewer than a page in the window: the filters are selective. Every match after the cursor,
+  //    from the filters' indexes (materialized, so the planner cannot fall back to walking the
+  //    primary key past a million people for a filter that matches few or none), in id order.
+  const rows = windowed.length >= input.limit ? windowed : await sql<LeadRow[]>`
+    WITH matches AS MATERIALIZED (
+      SELECT p.id FROM people p WHERE ${after} AND ${conditions} AND ${notDelivered})
+    SELECT p.id, p.full_name, p.title, c.name AS company, p.location, p.network_url
+      FROM (SELECT id FROM matches ORDER BY id LIMIT ${input.limit}) m
+      JOIN people p ON p.id = m.id
+      LEFT JOIN companies c ON c.id = p.company_id
+     ORDER BY p.id`;
   return rows.map((r) => ({
     personId: r.id,
     name: r.full_name,
