@@ -2,7 +2,7 @@
  * `deno task bench:leads`: lead search on a directory of BENCH_LEADS_PEOPLE demo people (default
  * 1,000,000). Prints
  *   1. how long `admin demo --people N` took (run as its own process, the README's way);
- *   2. the p50/p95 time of the directory query one run page makes (`searchDirectoryPage`, called
+ *   2. the p50/p95 time of the directory query one run page makes (the runner's paged search, called
  *      directly on the database) for several realistic filter combinations, each walked page by
  *      page as a run walks it (cursor after the previous page's last id) — first as loaded (a new
  *      Postgres database has no statistics until ANALYZE), then after ANALYZE when there were none;
@@ -17,7 +17,7 @@
  * Figures only; nothing here asserts a time.
  */
 import { openDatabase, type Sql } from "../domain/stores/database.ts";
-import { searchDirectoryPage } from "../domain/lead_search/search_directory_page.ts";
+import { createPagedDirectorySearch } from "../domain/lead_search/search_directory_page.ts";
 import type { LeadFilters } from "../domain/lead_search/lead_search_run.ts";
 import { BENCH_API_KEY, startServiceProcess } from "./service_process.ts";
 
@@ -88,7 +88,7 @@ async function hasStatistics(sql: Sql): Promise<boolean> {
 
 /** Each combination walked page by page (25 a page, cursor after the last id), a fresh chain. */
 async function benchSearches(sql: Sql, label: string) {
-  console.log(`\nfiltered search page (searchDirectoryPage, 25 leads, ${label}):`);
+  console.log(`\nfiltered search page (the runner's paged search, 25 leads, ${label}):`);
   console.log(
     `  ${"filters".padEnd(28)} ${"pages".padStart(5)} ${"leads".padStart(6)} ${
       "first".padStart(10)
@@ -97,12 +97,14 @@ async function benchSearches(sql: Sql, label: string) {
   const all: number[] = [];
   for (const { label, filters } of SEARCHES) {
     const chainId = `run_bench${crypto.randomUUID().replaceAll("-", "")}`;
+    // As a run does: one paged search walks the pages (it keeps a selective search's matches).
+    const search = createPagedDirectorySearch();
     let after: string | null = null;
     const times: number[] = [];
     let leads = 0;
     for (let page = 0; page < SEARCH_PAGES; page++) {
       const t0 = performance.now();
-      const found = await searchDirectoryPage(sql, { filters, chainId, after, limit: 25 });
+      const found = await search(sql, { filters, chainId, after, limit: 25 });
       times.push(performance.now() - t0);
       leads += found.length;
       if (found.length < 25) break;

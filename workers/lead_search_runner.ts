@@ -16,7 +16,10 @@
  */
 import type { DomainContext, RunnerContext } from "../domain/context.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
-import { searchDirectoryPage } from "../domain/lead_search/search_directory_page.ts";
+import {
+  createPagedDirectorySearch,
+  type DirectorySearch,
+} from "../domain/lead_search/search_directory_page.ts";
 import { recoverExpiredLeases } from "../domain/lead_search/recover_expired_leases.ts";
 import { scheduleCronJob } from "./cron_job.ts";
 
@@ -41,12 +44,14 @@ export function startLeadSearchRunner(
   options: { pollMs: number; leaseMs: number; pageDelayMs?: number },
 ): LeadSearchRunner {
   const pageDelayMs = options.pageDelayMs ?? pageDelayFromEnv();
-  const search: typeof searchDirectoryPage = pageDelayMs > 0
+  // One paged search for the runner: it remembers a selective run's further matches between pages.
+  const paged = createPagedDirectorySearch();
+  const search: DirectorySearch = pageDelayMs > 0
     ? async (sql, input) => {
       await new Promise((resolve) => setTimeout(resolve, pageDelayMs));
-      return await searchDirectoryPage(sql, input);
+      return await paged(sql, input);
     }
-    : searchDirectoryPage;
+    : paged;
   let stopping = false;
   let wake: (() => void) | null = null;
   const sleep = (ms: number) =>

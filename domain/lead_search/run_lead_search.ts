@@ -16,7 +16,11 @@ import { settleReservation } from "../billing/settle_reservation.ts";
 import { releaseReservation } from "../billing/release_reservation.ts";
 import type { TransactionSql } from "../stores/database.ts";
 import { PAGE_SIZE, type RunRow, type RunStatus } from "./lead_search_run.ts";
-import { type DirectoryLead, searchDirectoryPage } from "./search_directory_page.ts";
+import {
+  createPagedDirectorySearch,
+  type DirectoryLead,
+  type DirectorySearch,
+} from "./search_directory_page.ts";
 
 export const DEFAULT_LEASE_MS = 30_000;
 
@@ -30,7 +34,7 @@ export interface RunLeadSearchOptions {
   /** Stop after this many pages, keeping the lease (tests: a runner that "dies" mid-run). */
   maxPages?: number;
   /** The directory search (tests inject failures). */
-  search?: typeof searchDirectoryPage;
+  search?: DirectorySearch;
 }
 
 export type RunLeadSearchOutcome =
@@ -47,7 +51,7 @@ export async function runLeadSearch(
   options: RunLeadSearchOptions = {},
 ): Promise<RunLeadSearchOutcome> {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const search = options.search ?? searchDirectoryPage;
+  const search = options.search ?? createPagedDirectorySearch();
   const sql = ctx.db.sql;
   const leaseToken = crypto.randomUUID();
   const now = () => new Date(ctx.clock.now());

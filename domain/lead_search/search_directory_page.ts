@@ -41,10 +41,88 @@ interface LeadRow {
 /** People read in id order before the search turns to the filters' indexes (see below). */
 const WINDOW = 10_000;
 
-export async function searchDirectoryPage(
+export interface PageQuery {
+  filters: LeadFilters;
+  chainId: string;
+  after: string | null;
+  limit: number;
+}
+
+export type DirectorySearch = (sql: Sql, input: PageQuery) => Promise<DirectoryLead[]>;
+
+/** How many matching ids a selective search keeps for the run's next pages. */
+const PREFETCH = 1000;
+
+/** One page, statelessly (each call searches afresh). */
+export async function searchDirectoryPage(sql: Sql, input: PageQuery): Promise<DirectoryLead[]> {
+  return (await searchMatches(sql, input, input.limit, WINDOW)).leads;
+}
+
+/**
+ * A search that remembers, for the page after the one it answered, the further matches a
+ * selective search found (up to PREFETCH ids, in id order): a run whose filters match few people
+ * pays for the index search once per PREFETCH matches instead of once per page. It answers from
+ * memory only when asked for exactly that run, those filters and that cursor; otherwise (another
+ * run, a cursor that moved elsewhere) it searches afresh. Leads are always read fresh by id.
+ */
+export function createPagedDirectorySearch(
+  sizes: { window?: number; prefetch?: number } = {},
+): DirectorySearch {
+  const windowSize = sizes.window ?? WINDOW;
+  const prefetch = sizes.prefetch ?? PREFETCH;
+  let pending: { key: string; after: string | null; ids: string[]; complete: boolean } | null =
+    null;
+  const search: DirectorySearch = async (sql, input) => {
+    const key = `${input.chainId}\u0000${JSON.stringify(input.filters)}`;
+    if (
+      pending && pending.key === key && pending.after === input.after &&
+      (pending.ids.length >= input.limit || pending.complete)
+    ) {
+      const ids = pending.ids.slice(0, input.limit);
+      pending = ids.length
+        ? { ...pending, after: ids[ids.length - 1], ids: pending.ids.slice(input.limit) }
+        : null;
+      const leads = await leadsByIds(sql, ids, input.chainId);
+      if (leads.length === ids.length || ids.length === 0) return leads;
+      // Someone was delivered meanwhile (not expected: one active run per chain): search afresh.
+      pending = null;
+      const after = ids[ids.length - 1];
+      const more = await search(sql, { ...input, after, limit: input.limit - leads.length });
+      return [...leads, ...more];
+    }
+    pending = null;
+    const found = await searchMatches(sql, input, prefetch, windowSize);
+    if (found.more) {
+      const last = found.leads[found.leads.length - 1]?.personId ?? input.after;
+      pending = { key, after: last, ids: found.more.ids, complete: found.more.complete };
+    }
+    return found.leads;
+  };
+  return search;
+}
+
+async function leadsByIds(sql: Sql, ids: string[], chainId: string): Promise<DirectoryLead[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<LeadRow[]>`
+    SELECT p.id, p.full_name, p.title, c.name AS company, p.location, p.network_url
+      FROM people p LEFT JOIN companies c ON c.id = p.company_id
+     WHERE p.id = ANY(${ids}::text[])
+       AND NOT EXISTS (SELECT 1 FROM lead_search_results r
+                        WHERE r.chain_id = ${chainId} AND r.person_id = p.id)
+     ORDER BY p.id`;
+  return rows.map(toLead);
+}
+
+/**
+ * The page, and, when the filters' indexes were asked (a selective search), the further matching
+ * ids after it (up to `fallbackLimit` matches in all) and whether they are all there are.
+ */
+async function searchMatches(
   sql: Sql,
-  input: { filters: LeadFilters; chainId: string; after: string | null; limit: number },
-): Promise<DirectoryLead[]> {
+  input: PageQuery,
+  fallbackLimit: number,
+  windowSize: number,
+): Promise<{ leads: DirectoryLead[]; more: { ids: string[]; complete: boolean } | null }> {
   const f = input.filters;
   const where = [];
   if (f.jobTitle) {
@@ -88,7 +166,7 @@ export async function searchDirectoryPage(
   //    often (most searches), this finds the page in a few milliseconds, statistics or not.
   const windowed = await sql<LeadRow[]>`
     SELECT p.id, p.full_name, p.title, c.name AS company, p.location, p.network_url
-      FROM (SELECT * FROM people p WHERE ${after} ORDER BY p.id LIMIT ${WINDOW}) p
+      FROM (SELECT * FROM people p WHERE ${after} ORDER BY p.id LIMIT ${windowSize}) p
       LEFT JOIN companies c ON c.id = p.company_id
      WHERE ${conditions} AND ${notDelivered}
      ORDER BY p.id
@@ -96,20 +174,27 @@ export async function searchDirectoryPage(
   // 2. Fewer than a page in the window: the filters are selective. Every match after the cursor,
   //    from the filters' indexes (materialized, so the planner cannot fall back to walking the
   //    primary key past a million people for a filter that matches few or none), in id order.
-  const rows = windowed.length >= input.limit ? windowed : await sql<LeadRow[]>`
+  if (windowed.length >= input.limit) return { leads: windowed.map(toLead), more: null };
+  const limit = Math.max(input.limit, fallbackLimit);
+  const matched = await sql<{ id: string }[]>`
     WITH matches AS MATERIALIZED (
       SELECT p.id FROM people p WHERE ${after} AND ${conditions} AND ${notDelivered})
-    SELECT p.id, p.full_name, p.title, c.name AS company, p.location, p.network_url
-      FROM (SELECT id FROM matches ORDER BY id LIMIT ${input.limit}) m
-      JOIN people p ON p.id = m.id
-      LEFT JOIN companies c ON c.id = p.company_id
-     ORDER BY p.id`;
-  return rows.map((r) => ({
+    SELECT id FROM matches ORDER BY id LIMIT ${limit}`;
+  const ids = matched.map((m) => m.id);
+  const leads = await leadsByIds(sql, ids.slice(0, input.limit), input.chainId);
+  return {
+    leads,
+    more: { ids: ids.slice(input.limit), complete: ids.length < limit },
+  };
+}
+
+function toLead(r: LeadRow): DirectoryLead {
+  return {
     personId: r.id,
     name: r.full_name,
     title: r.title,
     company: r.company,
     location: r.location,
     networkUrl: r.network_url,
-  }));
+  };
 }
