@@ -28,6 +28,7 @@ import { verifiedAddressesAtDomain } from "../domain/directory/verified_addresse
 import { recordVerifiedEmail } from "../domain/directory/record_verified_email.ts";
 import { DEMO_COMPANIES, demoPeople, localPart } from "../domain/directory/demo_people.ts";
 import { DB_TEST, openTestDatabase } from "./harness.ts";
+import { explaining } from "./explaining_sql.ts";
 
 function records(inputs: ImportRecordInput[]) {
   return inputs.map((input) => {
@@ -712,24 +713,9 @@ function scans(plan: unknown): { seq: string[]; indexes: string[] } {
   return { seq, indexes };
 }
 
-/**
- * An `sql` whose tagged-template statements are explained instead of run: each verb runs its own
- * SQL, the plans are kept, and the verb sees no rows.
- */
-function explaining(sql: Sql, plans: { seq: string[]; indexes: string[] }[]): Sql {
-  return new Proxy(sql, {
-    apply(target, _this, args: unknown[]) {
-      const [strings, ...values] = args as [TemplateStringsArray, ...unknown[]];
-      const text = [`EXPLAIN (FORMAT JSON) ${strings[0]}`, ...strings.slice(1)];
-      const explained = Object.assign(text, { raw: text }) as unknown as TemplateStringsArray;
-      return (target(explained, ...(values as never[])) as Promise<Record<string, unknown>[]>)
-        .then((rows) => {
-          const plan = rows[0]["QUERY PLAN"];
-          plans.push(scans(typeof plan === "string" ? JSON.parse(plan) : plan));
-          return [];
-        });
-    },
-  });
+/** Plans of the statements a verb runs, read into their scans. */
+function explainingInto(sql: Sql, plans: { seq: string[]; indexes: string[] }[]): Sql {
+  return explaining(sql, (plan) => plans.push(scans(plan as never)), []);
 }
 
 Deno.test("lookups use their indexes on a new database (no statistics)", DB_TEST, async () => {
@@ -764,7 +750,7 @@ Deno.test("lookups use their indexes on a new database (no statistics)", DB_TEST
       expected: string[],
     ) => {
       const plans: { seq: string[]; indexes: string[] }[] = [];
-      await run(explaining(db.sql, plans));
+      await run(explainingInto(db.sql, plans));
       assert.ok(plans.length > 0, what);
       const seq = plans.flatMap((p) => p.seq).filter((table) => directory.includes(table));
       assert.deepEqual(seq, [], `${what} reads no directory table whole`);
@@ -806,7 +792,7 @@ Deno.test("lookups use their indexes on a new database (no statistics)", DB_TEST
     );
     // The check itself sees a table scan when there is one (a column without an index).
     const control: { seq: string[]; indexes: string[] }[] = [];
-    await explaining(db.sql, control)`SELECT id FROM people WHERE headline = ${"x"}`;
+    await explainingInto(db.sql, control)`SELECT id FROM people WHERE headline = ${"x"}`;
     assert.deepEqual(control[0].seq, ["people"]);
   } finally {
     await db.drop();

@@ -20,6 +20,7 @@ import { removeDoNotContact } from "../domain/do_not_contact/remove_do_not_conta
 import { listDoNotContact } from "../domain/do_not_contact/list_do_not_contact.ts";
 import { isDoNotContact } from "../domain/do_not_contact/is_do_not_contact.ts";
 import { DB_TEST, openTestDatabase } from "./harness.ts";
+import { explaining } from "./explaining_sql.ts";
 
 function validationMessage(run: () => unknown): string {
   try {
@@ -325,21 +326,9 @@ function scans(plan: unknown): { seq: string[]; indexes: string[]; filters: stri
   return { seq, indexes, filters };
 }
 
-/** An `sql` whose tagged-template statements are explained instead of run (the plans kept). */
-function explaining(sql: Sql, plans: ReturnType<typeof scans>[]): Sql {
-  return new Proxy(sql, {
-    apply(target, _this, args: unknown[]) {
-      const [strings, ...values] = args as [TemplateStringsArray, ...unknown[]];
-      const text = [`EXPLAIN (FORMAT JSON) ${strings[0]}`, ...strings.slice(1)];
-      const explained = Object.assign(text, { raw: text }) as unknown as TemplateStringsArray;
-      return (target(explained, ...(values as never[])) as Promise<Record<string, unknown>[]>)
-        .then((rows) => {
-          const plan = rows[0]["QUERY PLAN"];
-          plans.push(scans(typeof plan === "string" ? JSON.parse(plan) : plan));
-          return [{ listed: false }];
-        });
-    },
-  });
+/** Plans of the statements a verb runs, read into their scans. */
+function explainingInto(sql: Sql, plans: ReturnType<typeof scans>[]): Sql {
+  return explaining(sql, (plan) => plans.push(scans(plan as never)), [{ listed: false }]);
 }
 
 Deno.test("the check uses the primary key on a new database (no statistics)", DB_TEST, async () => {
@@ -363,7 +352,7 @@ Deno.test("the check uses the primary key on a new database (no statistics)", DB
     );
 
     const plans: ReturnType<typeof scans>[] = [];
-    await isDoNotContact(explaining(sql, plans), {
+    await isDoNotContact(explainingInto(sql, plans), {
       workspaceId: workspaces[0],
       email: "bob+x@eu.mail.co7.example",
     });
@@ -374,12 +363,12 @@ Deno.test("the check uses the primary key on a new database (no statistics)", DB
 
     // The check itself sees a table scan when there is one (a column without an index).
     const control: ReturnType<typeof scans>[] = [];
-    await explaining(sql, control)`SELECT 1 FROM do_not_contact WHERE created_at = now()`;
+    await explainingInto(sql, control)`SELECT 1 FROM do_not_contact WHERE created_at = now()`;
     assert.deepEqual(control[0].seq, ["do_not_contact"]);
     // ... and a filter after the index: `value = ANY(...)` is one on Postgres 15 without
     // statistics (the reason the check looks each key up on its own).
     const filtered: ReturnType<typeof scans>[] = [];
-    await explaining(sql, filtered)`
+    await explainingInto(sql, filtered)`
       SELECT 1 FROM do_not_contact
        WHERE workspace_id = ${workspaces[0]} AND kind = 'domain'
          AND value::text LIKE ${"co7.%"}`;

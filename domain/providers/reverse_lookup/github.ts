@@ -43,6 +43,7 @@ import type {
   ReverseLookupUnavailable,
   StatedFields,
 } from "./port.ts";
+import { unreachableMessage } from "../unreachable_message.ts";
 
 export interface GithubLookupOptions {
   /** The API base, e.g. `https://api.github.com`. */
@@ -189,7 +190,11 @@ export function createGithubLookup(options: GithubLookupOptions): ReverseLookup 
         if (error instanceof LookupFailure) {
           return { kind: "unavailable", why: error.why, message: error.message };
         }
-        return { kind: "unavailable", why: "timeout", message: timeoutMessage(error, timeoutMs) };
+        return {
+          kind: "unavailable",
+          why: "timeout",
+          message: unreachableMessage("GitHub", error, timeoutMs),
+        };
       } finally {
         clearTimeout(timer);
       }
@@ -249,17 +254,6 @@ function waitText(headers: Headers): string {
     return `, resets in ${Math.max(0, Math.ceil(Number(reset) - Date.now() / 1000))} s`;
   }
   return "";
-}
-
-function timeoutMessage(error: unknown, timeoutMs: number): string {
-  if (
-    error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")
-  ) {
-    return `GitHub did not answer within ${timeoutMs} ms`;
-  }
-  // A fetch error's text holds the request URL, and so the address: name its kind only.
-  if (error instanceof TypeError) return "GitHub could not be reached (network error)";
-  return `GitHub lookup failed (${error instanceof Error ? error.name : typeof error})`;
 }
 
 function statedFields(

@@ -25,6 +25,7 @@ import { z } from "zod";
 import { PROFILE_NETWORK } from "../../network_search/network.ts";
 import { dropPhones } from "./drop_phones.ts";
 import type { ReverseLookup, ReverseLookupAnswer, StatedFields } from "./port.ts";
+import { unreachableMessage } from "../unreachable_message.ts";
 
 export interface GravatarLookupOptions {
   /** The API base, e.g. `https://api.gravatar.com/v3`. */
@@ -132,7 +133,11 @@ export function createGravatarLookup(options: GravatarLookupOptions): ReverseLoo
         if (error instanceof LookupFailure) {
           return { kind: "unavailable", why: error.why, message: error.message };
         }
-        return { kind: "unavailable", why: "timeout", message: timeoutMessage(error, timeoutMs) };
+        return {
+          kind: "unavailable",
+          why: "timeout",
+          message: unreachableMessage("Gravatar", error, timeoutMs),
+        };
       } finally {
         clearTimeout(timer);
       }
@@ -155,17 +160,6 @@ function statusFailure(response: Response): LookupFailure {
     "provider-error",
     `Gravatar answered HTTP ${status} to a profile lookup`,
   );
-}
-
-function timeoutMessage(error: unknown, timeoutMs: number): string {
-  if (
-    error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")
-  ) {
-    return `Gravatar did not answer within ${timeoutMs} ms`;
-  }
-  // A fetch error's text holds the request URL, and so the hash: name its kind only.
-  if (error instanceof TypeError) return "Gravatar could not be reached (network error)";
-  return `Gravatar lookup failed (${error instanceof Error ? error.name : typeof error})`;
 }
 
 /** `, resets in N s` from `X-RateLimit-Reset` (a Unix time), or "". */
