@@ -37,13 +37,8 @@ import {
   telegramHandle,
   xHandle,
 } from "./gravatar.ts";
-import type {
-  ReverseLookup,
-  ReverseLookupAnswer,
-  ReverseLookupUnavailable,
-  StatedFields,
-} from "./port.ts";
-import { unreachableMessage } from "../unreachable_message.ts";
+import type { ReverseLookup, ReverseLookupAnswer, StatedFields } from "./port.ts";
+import { LookupFailure, lookupWithDeadline } from "./lookup_with_deadline.ts";
 
 export interface GithubLookupOptions {
   /** The API base, e.g. `https://api.github.com`. */
@@ -90,13 +85,6 @@ const UserAnswer = z.object({
 type User = z.infer<typeof UserAnswer>;
 
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-
-/** A failure whose message is safe to return. */
-class LookupFailure extends Error {
-  constructor(readonly why: ReverseLookupUnavailable, message: string) {
-    super(message);
-  }
-}
 
 export function createGithubLookup(options: GithubLookupOptions): ReverseLookup {
   const userAgent = options.userAgent.trim();
@@ -179,25 +167,7 @@ export function createGithubLookup(options: GithubLookupOptions): ReverseLookup 
     async lookup(email: string): Promise<ReverseLookupAnswer> {
       const asked = email.trim().toLowerCase();
       if (asked === "") return { kind: "not-found" };
-      const deadline = new AbortController();
-      const timer = setTimeout(
-        () => deadline.abort(new DOMException("lookup timed out", "TimeoutError")),
-        timeoutMs,
-      );
-      try {
-        return await lookUp(asked, deadline.signal);
-      } catch (error) {
-        if (error instanceof LookupFailure) {
-          return { kind: "unavailable", why: error.why, message: error.message };
-        }
-        return {
-          kind: "unavailable",
-          why: "timeout",
-          message: unreachableMessage("GitHub", error, timeoutMs),
-        };
-      } finally {
-        clearTimeout(timer);
-      }
+      return await lookupWithDeadline("GitHub", timeoutMs, (signal) => lookUp(asked, signal));
     },
   };
 }

@@ -25,7 +25,7 @@ import { z } from "zod";
 import { PROFILE_NETWORK } from "../../network_search/network.ts";
 import { dropPhones } from "./drop_phones.ts";
 import type { ReverseLookup, ReverseLookupAnswer, StatedFields } from "./port.ts";
-import { unreachableMessage } from "../unreachable_message.ts";
+import { LookupFailure, lookupWithDeadline } from "./lookup_with_deadline.ts";
 
 export interface GravatarLookupOptions {
   /** The API base, e.g. `https://api.gravatar.com/v3`. */
@@ -71,13 +71,6 @@ const Profile = z.object({
 
 type Profile = z.infer<typeof Profile>;
 
-/** A failure whose message is safe to return. */
-class LookupFailure extends Error {
-  constructor(readonly why: "rate-limited" | "bad-key" | "provider-error", message: string) {
-    super(message);
-  }
-}
-
 export function createGravatarLookup(options: GravatarLookupOptions): ReverseLookup {
   const base = options.url.replace(/\/+$/, "");
   new URL(base); // a malformed base URL fails here, at start-up
@@ -120,27 +113,11 @@ export function createGravatarLookup(options: GravatarLookupOptions): ReverseLoo
     source: "gravatar",
     async lookup(email: string): Promise<ReverseLookupAnswer> {
       const asked = email.trim().toLowerCase();
-      const deadline = new AbortController();
-      const timer = setTimeout(
-        () => deadline.abort(new DOMException("lookup timed out", "TimeoutError")),
-        timeoutMs,
-      );
-      try {
-        const profile = await fetchProfile(asked, deadline.signal);
+      return await lookupWithDeadline("Gravatar", timeoutMs, async (signal) => {
+        const profile = await fetchProfile(asked, signal);
         if (profile === null) return { kind: "not-found" };
         return { kind: "found", fields: statedFields(profile, asked, isNetworkProfile) };
-      } catch (error) {
-        if (error instanceof LookupFailure) {
-          return { kind: "unavailable", why: error.why, message: error.message };
-        }
-        return {
-          kind: "unavailable",
-          why: "timeout",
-          message: unreachableMessage("Gravatar", error, timeoutMs),
-        };
-      } finally {
-        clearTimeout(timer);
-      }
+      });
     },
   };
 }
