@@ -76,7 +76,7 @@ export async function startService(
   let leadSearchRunner: LeadSearchRunner | null = null;
   if ((options.leadSearchRunner ?? options.workers ?? true) && config.leadSearch.runner !== "off") {
     leadSearchRunner = config.leadSearch.runner === "worker"
-      ? startLeadSearchWorker({ databaseUrl: config.databaseUrl!, ...config.leadSearch })
+      ? startLeadSearchWorker({ database: db.target, ...config.leadSearch })
       : startLeadSearchRunner(ctx, config.leadSearch);
     logger.info("lead-search runner started", { runner: config.leadSearch.runner });
   }

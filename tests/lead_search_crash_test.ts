@@ -1,5 +1,6 @@
 /**
- * Lead-search crash tests on the real service (main.ts as its own process):
+ * Lead-search crash tests on the real service (main.ts as its own process, its runner on the
+ * default Worker thread):
  *
  * 1. A run is started over HTTP; once some pages are delivered the process is SIGKILLed
  *    mid-run, restarted on the same DATA_DIR (embedded PGlite) or database (TEST_DATABASE_URL),
@@ -365,6 +366,10 @@ Deno.test(
     let booksDb: Database | null = null;
     try {
       await waitHealthy(base);
+      // The default runner: a Worker thread, on the embedded database as on Postgres.
+      assert.deepEqual(service.logged("lead-search runner started").map((r) => r.runner), [
+        "worker",
+      ]);
       const started = await api(base, KEY, "/api/v1/lead-search", {
         method: "POST",
         body: { filters: {}, count: 1000 },

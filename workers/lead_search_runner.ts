@@ -3,8 +3,8 @@
  * queued run every `pollMs` when idle (a new run starts within about that), and a Deno.cron
  * sweeper that clears expired leases (a process that died mid-run) so a runner takes the run
  * over. `stop()` lets the current page finish, hands the run back (lease cleared) and resolves.
- * Runs on the main thread (`LEAD_SEARCH_RUNNER=inline`); several instances on one Postgres
- * share the work through leases.
+ * Runs on a Worker thread (`startLeadSearchWorker`, the default) or on the main thread
+ * (`LEAD_SEARCH_RUNNER=inline`); several instances on one Postgres share the work through leases.
  *
  * `LEAD_SEARCH_PAGE_DELAY_MS` (tests only; default 0, off): a pause before each page's directory
  * search, so a crash test can kill a process while a run is half delivered
@@ -15,6 +15,7 @@
  * it, with runners idle, runs would be stolen page after page and never get on.
  */
 import type { DomainContext, RunnerContext } from "../domain/context.ts";
+import type { DatabaseTarget } from "../domain/stores/database.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
 import {
   createPagedDirectorySearch,
@@ -108,9 +109,9 @@ export function scheduleLeaseSweeper(ctx: DomainContext): boolean {
   });
 }
 
-/** Starts the runner on a Worker thread (Postgres only); `stop()` waits for it to hand back. */
+/** Starts the runner on a Worker thread; `stop()` waits for it to hand its run back. */
 export function startLeadSearchWorker(
-  options: { databaseUrl: string; pollMs: number; leaseMs: number },
+  options: { database: DatabaseTarget; pollMs: number; leaseMs: number },
 ): LeadSearchRunner {
   const worker = new Worker(new URL("./lead_search_worker.ts", import.meta.url).href, {
     type: "module",

@@ -68,9 +68,9 @@ export interface Config {
 /** The lead-search runner (`LEAD_SEARCH_*`). */
 export interface LeadSearchConfig {
   /**
-   * `LEAD_SEARCH_RUNNER`: `worker` (a Worker thread; the default with `DATABASE_URL`), `inline`
-   * (the main thread; the default, and the only choice, on the embedded database) or `off` (this
-   * instance runs none).
+   * `LEAD_SEARCH_RUNNER`: `worker` (a Worker thread, the default, on Postgres and on the embedded
+   * database), `inline` (the main thread, for hosts without Workers) or `off` (this instance runs
+   * none).
    */
   runner: "worker" | "inline" | "off";
   /** `LEAD_SEARCH_POLL_MS`: how often an idle runner looks for a queued run (default 300). */
@@ -337,15 +337,9 @@ export function loadConfig(env: Env): Config {
 }
 
 function leadSearchConfig(env: Env): LeadSearchConfig {
-  const embedded = !env.DATABASE_URL?.trim();
-  const runner = env.LEAD_SEARCH_RUNNER?.trim() || (embedded ? "inline" : "worker");
+  const runner = env.LEAD_SEARCH_RUNNER?.trim() || "worker";
   if (runner !== "worker" && runner !== "inline" && runner !== "off") {
     throw new ConfigError(`LEAD_SEARCH_RUNNER must be worker, inline or off, got "${runner}"`);
-  }
-  if (runner === "worker" && embedded) {
-    throw new ConfigError(
-      "LEAD_SEARCH_RUNNER=worker needs DATABASE_URL: the embedded database belongs to the main thread (use inline)",
-    );
   }
   return {
     runner,

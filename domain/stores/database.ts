@@ -7,6 +7,7 @@
 import postgres from "postgres";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { installExchangeQueue } from "./pglite_exchange_queue.ts";
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
@@ -16,8 +17,13 @@ export interface Database {
   readonly kind: "postgres" | "pglite";
   /** Where the database lives, for logs (no credentials). */
   readonly location: string;
+  /** How another thread or process reaches the same database (`connectDatabase`). */
+  readonly target: DatabaseTarget;
   close(): Promise<void>;
 }
+
+/** A server Postgres by URL, or a running embedded database by its socket. */
+export type DatabaseTarget = { url: string } | { socketPath: string };
 
 export interface OpenDatabaseOptions {
   /** A postgres:// URL, or null for embedded PGlite. */
@@ -38,6 +44,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       sql,
       kind: "postgres",
       location: redactUrl(options.url),
+      target: { url: options.url },
       close: () => sql.end({ timeout: 5 }),
     };
   }
@@ -59,12 +66,13 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
     path: socketPath,
     maxConnections: (options.poolSize ?? 8) + 8,
   });
+  // Whole exchanges, not single messages, take turns on the one backend (pglite_exchange_queue.ts).
+  installExchangeQueue(server, db);
   await server.start();
-  // One connection by default: PGlite is one backend, and pglite-socket interleaves the
-  // extended-protocol messages of concurrent connections on it. With 8 connections, concurrent
-  // find lookups (transactions beside charges) failed with 34000 invalid_cursor_name and stalled
-  // (bench:find at 32 connections); with one, postgres.js pipelines the same statements and the
-  // billed parse is as fast (bench:parse, same run: 1,929 vs 1,357 req/s, 22,400 vs 21,800 names/s).
+  // One connection for the service: PGlite is one backend answering one exchange at a time, so
+  // more connections only queue; with one, postgres.js pipelines the statements (bench:parse:
+  // 1,929 req/s single and 22,400 names/s batch on one connection, 1,357 and 21,800 on eight).
+  // Other threads and the admin CLI connect to the same socket.
   const sql = postgres({
     path: socketPath,
     max: options.poolSize ?? 1,
@@ -74,6 +82,7 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
     sql,
     kind: "pglite",
     location: dir,
+    target: { socketPath },
     close: async () => {
       await sql.end({ timeout: 5 });
       await server.stop();
@@ -97,13 +106,30 @@ async function connectToRunningEmbedded(
   } catch {
     return null;
   }
-  const sql = postgres({ path: socketPath, max: poolSize ?? 4, ...quietNotices });
+  return connectToEmbedded(socketPath, poolSize ?? 4);
+}
+
+/** A client of the embedded database another thread or process serves on `socketPath`. */
+function connectToEmbedded(socketPath: string, poolSize: number): Database {
+  const sql = postgres({ path: socketPath, max: poolSize, ...quietNotices });
   return {
     sql,
     kind: "pglite",
     location: socketPath,
+    target: { socketPath },
     close: () => sql.end({ timeout: 5 }),
   };
+}
+
+/**
+ * Connects to a database another part of the service opened (a Worker thread reaching the main
+ * thread's), never creating one: an embedded database must already be served on its socket.
+ */
+export async function connectDatabase(target: DatabaseTarget, poolSize: number): Promise<Database> {
+  if ("url" in target) return await openDatabase({ url: target.url, poolSize });
+  const conn = await Deno.connect({ transport: "unix", path: target.socketPath });
+  conn.close();
+  return connectToEmbedded(target.socketPath, poolSize);
 }
 
 function redactUrl(url: string): string {
