@@ -11,6 +11,8 @@ import { migrate } from "./domain/stores/migrate.ts";
 import { createWorkspace } from "./domain/workspaces/create_workspace.ts";
 import { createApiKey } from "./domain/auth/create_api_key.ts";
 import { revokeApiKey } from "./domain/auth/revoke_api_key.ts";
+import { createMember } from "./domain/members/create_member.ts";
+import { resetMemberPassword } from "./domain/members/reset_member_password.ts";
 import { grantPoints } from "./domain/billing/grant_points.ts";
 import { readBalance } from "./domain/billing/balance.ts";
 import { recentEntries } from "./domain/billing/recent_entries.ts";
@@ -39,6 +41,11 @@ const USAGE = `usage: deno task admin <command> [options]
   workspace create --name NAME [--points N]        → {"workspaceId","apiKey"}
   key create --workspace ID [--expires-in SECONDS] → {"keyId","apiKey"}
   key revoke --key-id ID                           → {"keyId","workspaceId","revokedAt"}
+  user create --workspace ID --email E             → a member who signs in to the web app:
+                                                     {"memberId","email","oneTimePassword"};
+                                                     a new password is chosen at first sign-in
+  user reset-password --email E                    → a new one-time password; the member's
+                                                     sessions end
   points grant --workspace ID --points N           → the new balance
   balance --workspace ID                           → the balance and the latest ledger entries
   import FILE.jsonl                                → loads people into the directory; one JSON
@@ -107,6 +114,18 @@ const COMMANDS: Record<string, Command> = {
   "key revoke": {
     options: ["key-id"],
     run: (sql, o) => revokeApiKey(sql, { keyId: required(o, "key-id") }),
+  },
+  "user create": {
+    options: ["workspace", "email"],
+    run: async (sql, o) => {
+      const workspaceId = required(o, "workspace");
+      await mustExist(sql, workspaceId);
+      return await createMember(sql, { workspaceId, email: required(o, "email") });
+    },
+  },
+  "user reset-password": {
+    options: ["email"],
+    run: (sql, o) => resetMemberPassword(sql, { email: required(o, "email") }),
   },
   "points grant": {
     options: ["workspace", "points"],

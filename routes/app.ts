@@ -21,6 +21,7 @@ import { mountLeadSearchStart } from "./v1/lead_search.ts";
 import { mountLeadSearchRun } from "./v1/lead_search_run.ts";
 import { mountLeadSearchCancel } from "./v1/lead_search_cancel.ts";
 import { validationMessage } from "./validation_message.ts";
+import { mountWebApp } from "./app/mount_web_app.tsx";
 
 export interface AppOptions {
   logRequests?: boolean;
@@ -69,6 +70,7 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
     return c.json(document);
   });
 
+  mountWebApp(app, ctx);
   options.extraRoutes?.(app);
 
   const allowedMethods = methodTable(app);

@@ -29,6 +29,7 @@ export const RATE_LIMIT_BUDGETS = [
   "network_search",
   "enrich",
   "lead_search",
+  "sign_in",
 ] as const;
 export type RateLimitBudget = typeof RATE_LIMIT_BUDGETS[number];
 
@@ -150,6 +151,8 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, RateLimitRule> = {
   network_search: { limit: 120, windowSeconds: 60 },
   enrich: { limit: 120, windowSeconds: 60 },
   lead_search: { limit: 30, windowSeconds: 60 },
+  // Web-app sign-in attempts, counted per address and per client (domain/members/sign_in.ts).
+  sign_in: { limit: 10, windowSeconds: 300 },
 };
 
 const PRICE_ENV: Record<keyof PriceTable, string> = {

@@ -1,0 +1,34 @@
+import { ServiceError } from "../errors.ts";
+import { newId } from "../shared/new_id.ts";
+import type { Sql } from "../stores/database.ts";
+import { normalizeMemberEmail } from "./member_email.ts";
+import { generateOneTimePassword, hashPassword } from "./password.ts";
+
+export interface CreatedMember {
+  memberId: string;
+  workspaceId: string;
+  email: string;
+  /** Shown once; the member must choose a new password when first signing in with it. */
+  oneTimePassword: string;
+}
+
+/** Adds a member to a workspace (`admin user create`). */
+export async function createMember(
+  sql: Sql,
+  input: { workspaceId: string; email: string },
+): Promise<CreatedMember> {
+  const email = normalizeMemberEmail(input.email);
+  const oneTimePassword = generateOneTimePassword();
+  const passwordHash = await hashPassword(oneTimePassword);
+  const memberId = newId("mem");
+  const [workspace] = await sql`SELECT 1 FROM workspaces WHERE id = ${input.workspaceId}`;
+  if (!workspace) throw new ServiceError("not_found", `No workspace with id ${input.workspaceId}`);
+  const rows = await sql`
+    INSERT INTO members (id, workspace_id, email, password_hash)
+    VALUES (${memberId}, ${input.workspaceId}, ${email}, ${passwordHash})
+    ON CONFLICT (email) DO NOTHING RETURNING id`;
+  if (rows.length === 0) {
+    throw new ServiceError("validation_error", `A member with the email ${email} already exists`);
+  }
+  return { memberId, workspaceId: input.workspaceId, email, oneTimePassword };
+}

@@ -1,0 +1,49 @@
+/**
+ * Sign-in to the web app: rate limited per address and per client before any password is
+ * checked (`RATE_LIMIT_SIGN_IN`, default 10 attempts per 5 minutes each), the password compared
+ * with argon2id (a decoy hash when no member has the address, so both take as long), and a
+ * session started. Answers say only "wrong email or password", never which.
+ */
+import type { RateLimiter } from "../rate_limit/rate_limiter.ts";
+import type { Clock } from "../shared/clock.ts";
+import type { Sql } from "../stores/database.ts";
+import { decoyHash, verifyPassword } from "./password.ts";
+import { hashSessionToken, newSessionToken, SESSION_DAYS } from "./session.ts";
+import { encodeHex } from "../shared/hex.ts";
+
+export type SignInOutcome =
+  | { ok: true; token: string; expiresAt: Date; mustChoosePassword: boolean }
+  | { ok: false; reason: "wrong-credentials" }
+  | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
+
+export async function signIn(
+  deps: { sql: Sql; clock: Clock; rateLimiter: RateLimiter },
+  input: { email: string; password: string; clientAddress: string },
+): Promise<SignInOutcome> {
+  const email = input.email.trim().toLowerCase();
+  const emailDigest = encodeHex(
+    new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email))),
+  );
+  for (const subject of [`email:${emailDigest}`, `client:${input.clientAddress}`]) {
+    const decision = await deps.rateLimiter("sign_in", subject);
+    if (!decision.allowed) {
+      return { ok: false, reason: "rate-limited", retryAfterSeconds: decision.resetSeconds };
+    }
+  }
+  const [member] = await deps.sql<
+    { id: string; workspace_id: string; password_hash: string; password_is_temporary: boolean }[]
+  >`SELECT id, workspace_id, password_hash, password_is_temporary FROM members
+     WHERE email = ${email}`;
+  const matches = await verifyPassword(input.password, member?.password_hash ?? await decoyHash());
+  if (!member || !matches) return { ok: false, reason: "wrong-credentials" };
+
+  const token = newSessionToken();
+  const expiresAt = new Date(deps.clock.now() + SESSION_DAYS * 86_400_000);
+  await deps.sql`
+    INSERT INTO sessions (token_hash, member_id, workspace_id, csrf_token, expires_at)
+    VALUES (${await hashSessionToken(token)}, ${member.id}, ${member.workspace_id},
+            ${newSessionToken()}, ${expiresAt})`;
+  // Expired sessions of anyone are cleared as members sign in (no sweeper needed).
+  await deps.sql`DELETE FROM sessions WHERE expires_at < ${new Date(deps.clock.now())}`;
+  return { ok: true, token, expiresAt, mustChoosePassword: member.password_is_temporary };
+}

@@ -1,0 +1,128 @@
+/**
+ * The web app's page shell: header, navigation, the signed-in member and sign-out, and the
+ * content. Server-rendered with hono/jsx; the stylesheet and the one small script are served by
+ * the app itself (`assets.ts`), no CDN.
+ */
+import type { Child } from "hono/jsx";
+import type { MemberSession } from "../../domain/members/session.ts";
+import { ASSET_PATHS } from "./assets.ts";
+
+export type Section =
+  | "overview"
+  | "tools"
+  | "lead-search"
+  | "do-not-contact"
+  | "keys"
+  | "prices"
+  | "docs";
+
+const NAVIGATION: { section: Section; href: string; label: string }[] = [
+  { section: "overview", href: "/app", label: "Overview" },
+  { section: "tools", href: "/app/tools", label: "Tools" },
+  { section: "lead-search", href: "/app/lead-search", label: "Lead search" },
+  { section: "do-not-contact", href: "/app/do-not-contact", label: "Do-not-contact" },
+  { section: "keys", href: "/app/settings/api-keys", label: "API keys" },
+  { section: "prices", href: "/app/prices", label: "Prices" },
+  { section: "docs", href: "/docs", label: "API reference" },
+];
+
+function Document(props: { title: string; children: Child }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{props.title} · Contact data</title>
+        <link rel="stylesheet" href={ASSET_PATHS.css} />
+        <script src={ASSET_PATHS.js} defer></script>
+      </head>
+      {props.children}
+    </html>
+  );
+}
+
+/** A page of the signed-in app. */
+export function Page(
+  props: { title: string; section: Section | null; member: MemberSession; children: Child },
+) {
+  return (
+    <Document title={props.title}>
+      <body>
+        <header class="topbar">
+          <a class="brand" href="/app">
+            <span class="brand-mark" aria-hidden="true">◆</span> Contact data
+          </a>
+          <form method="post" action="/app/sign-out" class="signout">
+            <CsrfField member={props.member} />
+            <span class="who" title={props.member.email}>{props.member.email}</span>
+            <button type="submit" class="button subtle">Sign out</button>
+          </form>
+        </header>
+        <div class="frame">
+          <nav class="sidenav" aria-label="Sections">
+            {NAVIGATION.map((item) => (
+              <a
+                href={item.href}
+                class={item.section === props.section ? "active" : ""}
+                aria-current={item.section === props.section ? "page" : undefined}
+              >
+                {item.label}
+              </a>
+            ))}
+          </nav>
+          <main class="content">
+            <h1>{props.title}</h1>
+            {props.children}
+          </main>
+        </div>
+      </body>
+    </Document>
+  );
+}
+
+/** A page outside the signed-in app (sign-in, choose a password, errors). */
+export function PlainPage(props: { title: string; children: Child }) {
+  return (
+    <Document title={props.title}>
+      <body class="plain">
+        <main class="card narrow">
+          <a class="brand" href="/app">
+            <span class="brand-mark" aria-hidden="true">◆</span> Contact data
+          </a>
+          <h1>{props.title}</h1>
+          {props.children}
+        </main>
+      </body>
+    </Document>
+  );
+}
+
+export function ErrorPage(props: { title: string; message: string }) {
+  return (
+    <PlainPage title={props.title}>
+      <p class="notice error" role="alert">{props.message}</p>
+      <p>
+        <a href="/app">Back to the app</a>
+      </p>
+    </PlainPage>
+  );
+}
+
+/** The session's CSRF token, in every form of the app. */
+export function CsrfField(props: { member: MemberSession }) {
+  return <input type="hidden" name="_csrf" value={props.member.csrfToken} />;
+}
+
+/** A message above a form: what went wrong, or what just happened. */
+export function Notice(props: { kind: "error" | "success" | "info"; children: Child }) {
+  return (
+    <p class={`notice ${props.kind}`} role={props.kind === "error" ? "alert" : "status"}>
+      {props.children}
+    </p>
+  );
+}
+
+/** Points, grouped by thousands. */
+export function points(value: number): string {
+  return value.toLocaleString("en-US");
+}

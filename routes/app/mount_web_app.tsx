@@ -1,0 +1,62 @@
+/**
+ * The web app under `/app` (and `/` redirecting there): server-rendered pages (hono/jsx) for the
+ * members of a workspace. Every page calls the same domain verbs as the API; the session is never
+ * accepted by `/api/v1/…` (spec §5.4).
+ */
+import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { DomainContext } from "../../domain/context.ts";
+import type { AppEnv } from "../app_env.ts";
+import { mountAppAssets } from "./assets.ts";
+import { ErrorPage } from "./layout.tsx";
+import { mountSignIn } from "./sign_in.tsx";
+import { mountOverview } from "./overview.tsx";
+import type { WebEnv } from "./web_env.ts";
+
+/** Security headers of every page: no framing, no sniffing, only our own scripts. */
+const PAGE_HEADERS = {
+  "Content-Security-Policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+  "X-Frame-Options": "DENY",
+};
+
+export function mountWebApp(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void {
+  const web = new Hono<WebEnv>();
+  web.use("*", async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) {
+      if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+    }
+    if (c.res.headers.get("Content-Type")?.startsWith("text/html")) {
+      c.res.headers.set("Cache-Control", "no-store");
+    }
+  });
+  mountAppAssets(web);
+  mountSignIn(web, ctx);
+  mountOverview(web, ctx);
+
+  web.notFound((c) => {
+    c.status(404);
+    return c.html(
+      <ErrorPage title="Page not found" message="There is no page at this address." />,
+    );
+  });
+  web.onError((error, c) => {
+    ctx.logger.error("web app error", {
+      requestId: c.get("requestId"),
+      errorName: (error as Error)?.name ?? typeof error,
+    });
+    c.status(500);
+    return c.html(
+      <ErrorPage
+        title="Something went wrong"
+        message="The page could not be shown. Nothing was charged for an answer you did not see. Try again in a moment."
+      />,
+    );
+  });
+
+  app.get("/", (c) => c.redirect("/app", 302));
+  app.route("/app", web);
+}

@@ -1,0 +1,207 @@
+/**
+ * The web app's members and sessions: sign-in with a one-time password, choosing one's own,
+ * the session cookie's attributes, CSRF on every form, sign-in rate limits, sign-out, and a
+ * session never standing in for an API key (spec §5.4).
+ */
+import assert from "node:assert/strict";
+import { resetMemberPassword } from "../domain/members/reset_member_password.ts";
+import { createTestEnv, createTestWorkspace, DB_TEST } from "./harness.ts";
+import { MEMBER_PASSWORD, signedInMember, WebClient } from "./web_client.ts";
+
+Deno.test("web app: / and /app send a stranger to sign in", DB_TEST, async () => {
+  const env = await createTestEnv();
+  try {
+    const root = await env.app.request("/", { redirect: "manual" });
+    assert.equal(root.status, 302);
+    assert.equal(root.headers.get("location"), "/app");
+    const client = new WebClient(env.app);
+    const page = await client.get("/app?from=test");
+    assert.equal(page.status, 303);
+    assert.equal(page.location, "/app/sign-in?next=%2Fapp%3Ffrom%3Dtest");
+    const signIn = await client.get("/app/sign-in");
+    assert.equal(signIn.status, 200);
+    assert.match(signIn.text, /<form method="post" action="\/app\/sign-in"/);
+    assert.match(signIn.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test(
+  "web app: one-time password → choose a password → overview; cookie HttpOnly, SameSite=Lax",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env, 750);
+      const client = await signedInMember(env, ws.workspaceId, "Ann@Example.com");
+      const overview = await client.get("/app");
+      assert.equal(overview.status, 200);
+      assert.match(overview.text, /750/);
+      assert.match(overview.text, /ann@example\.com/);
+
+      // The cookie as set over plain HTTP, then behind HTTPS.
+      const again = new WebClient(env.app);
+      await again.get("/app/sign-in");
+      const plain = await again.post("/app/sign-in", {
+        email: "ann@example.com",
+        password: MEMBER_PASSWORD,
+        next: "/app/prices",
+      });
+      assert.equal(plain.status, 303);
+      assert.equal(plain.location, "/app/prices");
+      const cookie = plain.headers.getSetCookie().find((c) => c.startsWith("svc_session="))!;
+      assert.match(cookie, /HttpOnly/);
+      assert.match(cookie, /SameSite=Lax/);
+      assert.match(cookie, /Path=\/app/);
+      assert.doesNotMatch(cookie, /Secure/);
+      await again.get("/app/sign-in");
+      const https = await again.request("/app/sign-in", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "X-Forwarded-Proto": "https",
+        },
+        body: new URLSearchParams({
+          _csrf: again.csrf,
+          email: "ann@example.com",
+          password: MEMBER_PASSWORD,
+        }),
+      });
+      assert.equal(https.status, 303);
+      assert.match(
+        https.headers.getSetCookie().find((c) => c.startsWith("svc_session="))!,
+        /Secure/,
+      );
+
+      // An open redirect is not followed: `next` stays inside the app.
+      await again.get("/app/sign-in");
+      const outside = await again.post("/app/sign-in", {
+        email: "ann@example.com",
+        password: MEMBER_PASSWORD,
+        next: "//evil.example/",
+      });
+      assert.equal(outside.location, "/app");
+    } finally {
+      await env.close();
+    }
+  },
+);
+
+Deno.test(
+  "web app: wrong passwords, bad forms and a form without its CSRF token",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env);
+      const member = await signedInMember(env, ws.workspaceId, "bo@example.com");
+      const stranger = new WebClient(env.app);
+      await stranger.get("/app/sign-in");
+      const wrong = await stranger.post("/app/sign-in", {
+        email: "bo@example.com",
+        password: "nope",
+      });
+      assert.equal(wrong.status, 401);
+      assert.match(wrong.text, /Wrong email or password/);
+      const unknown = await stranger.post("/app/sign-in", {
+        email: "nobody@example.com",
+        password: MEMBER_PASSWORD,
+      });
+      assert.equal(unknown.status, 401);
+      assert.match(unknown.text, /Wrong email or password/);
+      // The sign-in form's own token (double submit) is required too.
+      const noToken = await stranger.post("/app/sign-in", {
+        _csrf: "",
+        email: "bo@example.com",
+        password: MEMBER_PASSWORD,
+      });
+      assert.equal(noToken.status, 403);
+
+      // A signed-in form without the session's token is refused, and does nothing.
+      const forged = await member.post("/app/sign-out", { _csrf: "0".repeat(64) });
+      assert.equal(forged.status, 403);
+      assert.match(forged.text, /expired/);
+      assert.equal((await member.get("/app")).status, 200, "still signed in");
+      const missing = await member.request("/app/sign-out", { method: "POST" });
+      assert.equal(missing.status, 403);
+
+      // Passwords too short or not repeated alike are refused with the reason.
+      const reset = await resetMemberPassword(env.db.sql, { email: "bo@example.com" });
+      assert.equal(reset.sessionsEnded, 1);
+      assert.equal((await member.get("/app")).status, 303, "a reset ends the member's sessions");
+      const fresh = new WebClient(env.app);
+      await fresh.get("/app/sign-in");
+      await fresh.post("/app/sign-in", {
+        email: "bo@example.com",
+        password: reset.oneTimePassword,
+      });
+      assert.equal((await fresh.get("/app")).location, "/app/password");
+      await fresh.get("/app/password");
+      const short = await fresh.post("/app/password", { password: "short", confirmation: "short" });
+      assert.equal(short.status, 400);
+      assert.match(short.text, /at least 12 characters/);
+      const differ = await fresh.post("/app/password", {
+        password: MEMBER_PASSWORD,
+        confirmation: MEMBER_PASSWORD + "!",
+      });
+      assert.equal(differ.status, 400);
+      assert.match(differ.text, /not the same/);
+    } finally {
+      await env.close();
+    }
+  },
+);
+
+Deno.test("web app: sign-in attempts are rate limited per address", DB_TEST, async () => {
+  const env = await createTestEnv();
+  try {
+    const ws = await createTestWorkspace(env);
+    await signedInMember(env, ws.workspaceId, "cy@example.com");
+    const client = new WebClient(env.app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      await client.get("/app/sign-in");
+      const attempt = await client.post("/app/sign-in", {
+        email: "cy@example.com",
+        password: "guess " + i,
+      });
+      statuses.push(attempt.status);
+      if (attempt.status === 429) {
+        assert.match(attempt.text, /Too many sign-in attempts/);
+        assert.ok(Number(attempt.headers.get("retry-after")) > 0);
+      }
+    }
+    // The member's own sign-in was the first of the ten attempts their address has.
+    assert.deepEqual(statuses, [...Array(9).fill(401), 429, 429]);
+    // Even the right password waits for the window.
+    await client.get("/app/sign-in");
+    const right = await client.post("/app/sign-in", {
+      email: "cy@example.com",
+      password: MEMBER_PASSWORD,
+    });
+    assert.equal(right.status, 429);
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("web app: a session is no API key, and sign-out ends it", DB_TEST, async () => {
+  const env = await createTestEnv();
+  try {
+    const ws = await createTestWorkspace(env);
+    const client = await signedInMember(env, ws.workspaceId);
+    const points = await client.get("/api/v1/points");
+    assert.equal(points.status, 401);
+    assert.equal(JSON.parse(points.text).error.code, "unauthenticated");
+    await client.get("/app");
+    const out = await client.post("/app/sign-out", {});
+    assert.equal(out.status, 303);
+    assert.equal(out.location, "/app/sign-in");
+    assert.equal((await client.get("/app")).status, 303);
+    const [{ n }] = await env.db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM sessions`;
+    assert.equal(n, 0);
+  } finally {
+    await env.close();
+  }
+});
