@@ -11,6 +11,11 @@ import { mountAppAssets } from "./assets.ts";
 import { ErrorPage } from "./layout.tsx";
 import { mountSignIn } from "./sign_in.tsx";
 import { mountOverview } from "./overview.tsx";
+import { mountApiKeys } from "./api_keys.tsx";
+import { mountPrices } from "./prices.tsx";
+import { mountDoNotContact } from "./do_not_contact.tsx";
+import { mountTools } from "./tools/mount_tools.tsx";
+import { mountLeadSearchPages } from "./lead_search_pages.tsx";
 import type { WebEnv } from "./web_env.ts";
 
 /** Security headers of every page: no framing, no sniffing, only our own scripts. */
@@ -36,6 +41,11 @@ export function mountWebApp(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void 
   mountAppAssets(web);
   mountSignIn(web, ctx);
   mountOverview(web, ctx);
+  mountApiKeys(web, ctx);
+  mountPrices(web, ctx);
+  mountDoNotContact(web, ctx);
+  mountTools(web, ctx);
+  mountLeadSearchPages(web, ctx);
 
   web.notFound((c) => {
     c.status(404);
