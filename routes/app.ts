@@ -20,6 +20,7 @@ import { mountEnrichEmail } from "./v1/enrich_email.ts";
 import { mountLeadSearchStart } from "./v1/lead_search.ts";
 import { mountLeadSearchRun } from "./v1/lead_search_run.ts";
 import { mountLeadSearchCancel } from "./v1/lead_search_cancel.ts";
+import { mountDocs } from "./docs.ts";
 import { validationMessage } from "./validation_message.ts";
 import { mountWebApp } from "./app/mount_web_app.tsx";
 
@@ -63,6 +64,7 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountLeadSearchStart(app, ctx);
   mountLeadSearchRun(app, ctx);
   mountLeadSearchCancel(app, ctx);
+  mountDocs(app, ctx);
 
   let document: Record<string, unknown> | undefined;
   app.get("/api/v1/openapi.json", (c) => {

