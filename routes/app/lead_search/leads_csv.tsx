@@ -1,0 +1,57 @@
+/**
+ * `/app/lead-search/runs/:runId/leads.csv`: every lead the run delivered, once, in delivery order,
+ * as an RFC 4180 file (header row, CRLF line ends, fields quoted when they hold a quote, a comma
+ * or a line break). Free, like polling, and counted against the `account` budget. A lead carries
+ * no contact data, so neither does the file.
+ */
+import type { Hono } from "hono";
+import type { DomainContext } from "../../../domain/context.ts";
+import { ServiceError } from "../../../domain/errors.ts";
+import type { Lead } from "../../../domain/lead_search/lead_search_run.ts";
+import { readDeliveredLeads } from "../../../domain/lead_search/read_delivered_leads.ts";
+import { ErrorPage } from "../layout.tsx";
+import { memberPage } from "../member_pages.ts";
+import type { WebEnv } from "../web_env.ts";
+import { refusedByRateLimit, runNotFound } from "./parts.tsx";
+
+export const CSV_COLUMNS = ["name", "title", "company", "location", "networkUrl"] as const;
+
+export function mountLeadsCsv(web: Hono<WebEnv>, ctx: DomainContext): void {
+  web.get("/lead-search/runs/:runId/leads.csv", memberPage(ctx), async (c) => {
+    const limited = await refusedByRateLimit(c, ctx, "account");
+    if (limited) return c.html(<ErrorPage title="Slow down" message={limited} />);
+    const runId = c.req.param("runId");
+    let leads: Lead[];
+    try {
+      leads = await readDeliveredLeads(ctx, { workspaceId: c.get("member").workspaceId, runId });
+    } catch (e) {
+      if (e instanceof ServiceError && e.code === "not_found") return runNotFound(c);
+      throw e;
+    }
+    const filename = `leads-${runId.replace(/[^A-Za-z0-9_-]/g, "")}.csv`;
+    return c.body(leadsCsv(leads), 200, {
+      "Content-Type": "text/csv; charset=utf-8; header=present",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    });
+  });
+}
+
+export function leadsCsv(leads: Lead[]): string {
+  const lines = [CSV_COLUMNS.join(",")];
+  for (const lead of leads) {
+    lines.push(CSV_COLUMNS.map((column) => csvField(lead[column])).join(","));
+  }
+  return lines.join("\r\n") + "\r\n";
+}
+
+/**
+ * One field, quoted as RFC 4180 says. A value a spreadsheet would run as a formula (`=`, `+`, `-`,
+ * `@`, tab or CR first) gets a leading apostrophe: learned profiles come from web pages, and a
+ * title like `=HYPERLINK(…)` must stay text when the file is opened.
+ */
+export function csvField(value: string | null): string {
+  if (value === null) return "";
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
