@@ -43,6 +43,28 @@ async function capture(world: BrowserWorld, page: Page, name: string): Promise<v
   assert.deepEqual(overflow, [], `${name}: elements wider than a 390 px screen`);
 }
 
+/**
+ * Waits until the run page shows a terminal run. app.js reloads the page at that moment, so the
+ * check is retried across the reload rather than held on one document.
+ */
+async function runFinished(page: Page): Promise<string> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      const done = await page.$eval(
+        ".lead-progress",
+        (element) => element.getAttribute("data-done") === "true" ? element.textContent : null,
+      );
+      if (done && (await page.evaluate("document.readyState")) === "complete") {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const settled = await page.$eval(".lead-progress", (element) => element.textContent ?? "");
+        return settled;
+      }
+    } catch { /* the page is reloading */ }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("the run did not finish within 30 s");
+}
+
 /** Runs `fetch` inside the page (same origin, the session cookie goes along). */
 async function fetchInPage(
   page: Page,
@@ -60,7 +82,7 @@ Deno.test("web app in a browser: sign in, keys, tools, lead search, sign out", T
     points: 5000,
     people: 300,
     // Slow pages so a run can be cancelled while it is processing.
-    serviceEnv: { LEAD_SEARCH_POLL_MS: "100" },
+    serviceEnv: { LEAD_SEARCH_POLL_MS: "100", LEAD_SEARCH_PAGE_DELAY_MS: "300" },
   });
   const page = await world.newPage();
   page.on("dialog", (dialog) => dialog.accept());
@@ -98,6 +120,49 @@ Deno.test("web app in a browser: sign in, keys, tools, lead search, sign out", T
       assert.equal(forged.status, 403);
       await page.goto(`${world.base}/app`, { waitUntil: "load" });
       assert.equal(new URL(page.url()).pathname, "/app", "still signed in");
+    });
+
+    await t.step("lead search: start, watch it complete, export CSV, cancel another", async () => {
+      const before = await available(world, page);
+      await page.goto(`${world.base}/app/lead-search`, { waitUntil: "load" });
+      await capture(world, page, "lead-search");
+      await typeInto(page, "#count", "40");
+      await clickAndWait(page, "form[action='/app/lead-search'] button[type=submit]");
+      const runPath = new URL(page.url()).pathname;
+      assert.match(runPath, /^\/app\/lead-search\/runs\/run_/);
+      await capture(world, page, "lead-search-run-live");
+      // app.js polls the progress and reloads the page once the run is terminal.
+      const summary = await runFinished(page);
+      assert.match(summary, /Completed/);
+      assert.match(summary, /40 of 40 leads delivered/);
+      await capture(world, page, "lead-search-run-completed");
+      assert.equal(await available(world, page), before - 40 * 2, "40 leads at 2 points");
+
+      const csv = await fetchInPage(page, `${runPath}/leads.csv`);
+      assert.equal(csv.status, 200);
+      const lines = csv.text.trim().split(/\r?\n/);
+      assert.equal(lines.length, 41, "a header and 40 leads");
+      assert.match(lines[0], /name/i);
+      assert.ok(!csv.text.includes("@"), "no address in a lead");
+
+      // A bigger run, cancelled while it is processing: only delivered leads are charged.
+      const beforeCancel = await available(world, page);
+      await page.goto(`${world.base}/app/lead-search`, { waitUntil: "load" });
+      await typeInto(page, "#count", "250");
+      await clickAndWait(page, "form[action='/app/lead-search'] button[type=submit]");
+      await page.waitForFunction(
+        "document.querySelector('.lead-progress')?.textContent.includes('Processing')",
+        { timeout: 15_000 },
+      );
+      await clickAndWait(page, "form[action$='/cancel'] button[type=submit]");
+      const cancelled = await runFinished(page);
+      assert.match(cancelled, /Cancelled/);
+      const delivered = Number(/(\d+) of 250 leads delivered/.exec(cancelled)?.[1]);
+      assert.ok(delivered < 250, `stopped early (${delivered} delivered)`);
+      await capture(world, page, "lead-search-run-cancelled");
+      assert.equal(await available(world, page), beforeCancel - delivered * 2);
+      await page.goto(`${world.base}/app/lead-search`, { waitUntil: "load" });
+      await capture(world, page, "lead-search-runs");
     });
 
     await t.step("sign out", async () => {
