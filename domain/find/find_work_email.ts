@@ -53,7 +53,7 @@ export async function findWorkEmail(
     scope: FIND_SCOPE,
     request: find,
     idempotencyKey: input.idempotencyKey,
-    worstCase: worstCase(ctx, find.mode),
+    worstCase: findWorstCase(ctx, find.mode),
     work: () => lookup(ctx, find),
     store: (answer) => answer,
     replay: (stored) => stored as FindAnswer,
@@ -73,7 +73,7 @@ export async function findWorkEmail(
 }
 
 /** The most a lookup of this mode may cost: it is refused before any provider work below it. */
-function worstCase(ctx: DomainContext, mode: FindMode): number {
+export function findWorstCase(ctx: Pick<DomainContext, "prices">, mode: FindMode): number {
   return mode === "company" ? ctx.prices.findCompany + ctx.prices.findEmail : ctx.prices.findEmail;
 }
 

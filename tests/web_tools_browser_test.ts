@@ -1,0 +1,205 @@
+/**
+ * The tools end to end in headless Chromium (tests/browser/browser_world.ts: the real service
+ * against the fake providers): each tool answers, the balance falls by its price, the name list
+ * downloads as CSV through the browser for free, and every tool page (empty, answered, refused)
+ * is screenshotted at 1280×800 and 390×844 with nothing running off a phone's screen.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import {
+  type BrowserWorld,
+  horizontalOverflow,
+  startBrowserWorld,
+  VIEWPORTS,
+} from "./browser/browser_world.ts";
+
+const PASSWORD = "a long browser passphrase";
+const TEST = { sanitizeOps: false, sanitizeResources: false };
+
+async function clickAndWait(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
+}
+
+/** Sets a field's value (also a textarea with line breaks), as typing would. */
+async function fill(page: Page, selector: string, value: string): Promise<void> {
+  await page.$eval(
+    selector,
+    (element, text) => ((element as unknown as { value: string }).value = text as string),
+    value,
+  );
+}
+
+async function capture(world: BrowserWorld, page: Page, name: string): Promise<void> {
+  await world.screenshot(page, name);
+  await page.setViewport({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
+  const overflow = await horizontalOverflow(page);
+  await page.setViewport({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+  assert.deepEqual(overflow, [], `${name}: elements wider than a 390 px screen`);
+}
+
+/** The cost panel of the answer on the page. */
+async function cost(page: Page) {
+  return await page.$eval(".tool-cost", (element) => ({
+    pointsCharged: Number(element.getAttribute("data-points-charged")),
+    replay: element.getAttribute("data-replay") === "true",
+    available: Number(element.getAttribute("data-available")),
+  }));
+}
+
+async function availableOnIndex(world: BrowserWorld, page: Page): Promise<number> {
+  await page.goto(`${world.base}/app/tools`, { waitUntil: "load" });
+  const text = await page.$eval(".tool-intro strong", (element) => element.textContent ?? "");
+  return Number(text.replace(/[^\d]/g, ""));
+}
+
+Deno.test(
+  "tools in a browser: each tool answers and bills its price; the CSV is free",
+  TEST,
+  async (t) => {
+    const world = await startBrowserWorld({ points: 5000, people: 50 });
+    const page = await world.newPage();
+    try {
+      await page.goto(`${world.base}/app/sign-in`, { waitUntil: "load" });
+      await page.type("#email", world.email);
+      await page.type("#password", world.oneTimePassword);
+      await clickAndWait(page, "button[type=submit]");
+      await page.type("#password", PASSWORD);
+      await page.type("#confirmation", PASSWORD);
+      await clickAndWait(page, "button[type=submit]");
+
+      let balance = await availableOnIndex(world, page);
+      assert.equal(balance, 5000);
+      await capture(world, page, "tools");
+
+      await t.step("name parse: one name, then a list downloaded as CSV", async () => {
+        await page.goto(`${world.base}/app/tools/name-parse`, { waitUntil: "load" });
+        await capture(world, page, "tools-name-parse");
+        await fill(page, "#name", "Dr. Tanaka Hiroshi");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /Tanaka/);
+        assert.deepEqual(await cost(page), {
+          pointsCharged: 1,
+          replay: false,
+          available: balance - 1,
+        });
+        balance -= 1;
+        await capture(world, page, "tools-name-parse-answer");
+        await fill(page, "#name", "Madonna");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /cannot be split/);
+        await capture(world, page, "tools-name-parse-error");
+
+        await page.goto(`${world.base}/app/tools/name-parse/list`, { waitUntil: "load" });
+        await capture(world, page, "tools-name-list");
+        const names = ["Ada Lovelace", "García Márquez, Gabriel", "Madonna", "Nagy László"];
+        await fill(page, "#names", names.join("\n"));
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.deepEqual(await cost(page), {
+          pointsCharged: 3,
+          replay: false,
+          available: balance - 3,
+        });
+        balance -= 3;
+        await capture(world, page, "tools-name-list-answer");
+
+        const downloads = await Deno.makeTempDir({ prefix: "svc-tools-csv-" });
+        try {
+          const cdp = await page.createCDPSession();
+          await cdp.send("Browser.setDownloadBehavior", {
+            behavior: "allow",
+            downloadPath: downloads,
+          } as never);
+          await page.click(".tool-answer-head button[type=submit]");
+          let csv = "";
+          for (let i = 0; i < 100 && !csv; i++) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            csv = await Deno.readTextFile(`${downloads}/names.csv`).catch(() => "");
+          }
+          assert.ok(csv.startsWith("\uFEFFname,given,surname,"), "a header after the BOM");
+          const lines = csv.slice(1).split("\r\n");
+          assert.equal(lines.length, names.length + 2, "a header, a line per name, a final CRLF");
+          assert.match(lines[2], /^"García Márquez, Gabriel",Gabriel,García Márquez,/);
+          assert.match(lines[3], /^Madonna,,,,,,,The name cannot be split/);
+        } finally {
+          await Deno.remove(downloads, { recursive: true });
+        }
+        assert.equal(await availableOnIndex(world, page), balance, "the download was free");
+
+        await page.goto(`${world.base}/app/tools/name-parse/list`, { waitUntil: "load" });
+        await fill(page, "#names", " \n ");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /The list must contain at least one name/);
+        await capture(world, page, "tools-name-list-error");
+      });
+
+      await t.step("find email: found by domain, a refusal, a domain without mail", async () => {
+        await page.goto(`${world.base}/app/tools/find`, { waitUntil: "load" });
+        await capture(world, page, "tools-find");
+        await fill(page, "#name", "Grace Hopper");
+        await fill(page, "#company", "https://www.acme.test/about");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /grace\.hopper@acme\.test/);
+        assert.deepEqual(await cost(page), {
+          pointsCharged: 10,
+          replay: false,
+          available: balance - 10,
+        });
+        balance -= 10;
+        await capture(world, page, "tools-find-answer");
+        await fill(page, "#company", "Acme Inc");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /Company must be a domain or website URL/);
+        await capture(world, page, "tools-find-error");
+        await fill(page, "#company", "nomail.test");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /This domain cannot receive email/);
+        assert.equal((await cost(page)).pointsCharged, 0);
+        await capture(world, page, "tools-find-not-found");
+      });
+
+      await t.step("network search: a match, then a search for nobody", async () => {
+        await page.goto(`${world.base}/app/tools/network-search`, { waitUntil: "load" });
+        await capture(world, page, "tools-network-search");
+        await fill(page, "#firstName", "Grace");
+        await fill(page, "#lastName", "Hopper");
+        await fill(page, "#company", "Acme");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /<span class="badge ok">Match<\/span>/);
+        assert.deepEqual(await cost(page), {
+          pointsCharged: 5,
+          replay: false,
+          available: balance - 5,
+        });
+        balance -= 5;
+        await capture(world, page, "tools-network-search-answer");
+        await fill(page, "#firstName", " ");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /First name must not be blank/);
+        await capture(world, page, "tools-network-search-error");
+      });
+
+      await t.step("enrich email: a profile and its sources", async () => {
+        await page.goto(`${world.base}/app/tools/enrich`, { waitUntil: "load" });
+        await capture(world, page, "tools-enrich");
+        await fill(page, "#email", "grace.hopper@acme.test");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /<span class="badge ok">Found<\/span>/);
+        assert.deepEqual(await cost(page), {
+          pointsCharged: 10,
+          replay: false,
+          available: balance - 10,
+        });
+        balance -= 10;
+        await capture(world, page, "tools-enrich-answer");
+        await fill(page, "#email", "not-an-address");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.match(await page.content(), /not a well-formed email address/);
+        await capture(world, page, "tools-enrich-refused");
+      });
+
+      assert.equal(await availableOnIndex(world, page), balance);
+    } finally {
+      await world.close();
+    }
+  },
+);
