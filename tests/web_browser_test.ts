@@ -1,46 +1,29 @@
 /**
  * The web app end to end in headless Chromium (tests/browser/browser_world.ts): a member signs in
- * with a one-time password and chooses their own, creates an API key and uses it, revokes it, runs
- * each tool and sees the balance fall by the price, starts a lead-search run and watches it
- * complete, cancels one, exports CSV, and signs out. A session cookie against `/api/v1/points` is
+ * with a one-time password and chooses their own, creates an API key and uses it, revokes it,
+ * starts a lead-search run and watches it complete, cancels one, exports CSV, and signs out (the
+ * tools: tests/web_tools_browser_test.ts). A session cookie against `/api/v1/points` is
  * 401 and a form post without the CSRF token is refused. Every page is screenshotted at 1280×800
  * and 390×844 and checked for content running off the side.
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
+import { type BrowserWorld, startBrowserWorld } from "./browser/browser_world.ts";
 import {
-  type BrowserWorld,
-  horizontalOverflow,
-  startBrowserWorld,
-  VIEWPORTS,
-} from "./browser/browser_world.ts";
+  capture,
+  clickAndWait,
+  fetchInPage,
+  fill,
+  MEMBER_PASSWORD,
+} from "./browser/page_actions.ts";
 
-const PASSWORD = "a long browser passphrase";
 const TEST = { sanitizeOps: false, sanitizeResources: false };
-
-async function clickAndWait(page: Page, selector: string): Promise<void> {
-  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
-}
-
-async function typeInto(page: Page, selector: string, value: string): Promise<void> {
-  await page.$eval(selector, (element) => ((element as unknown as { value: string }).value = ""));
-  await page.type(selector, value);
-}
 
 /** The overview's "Available" figure. */
 async function available(world: BrowserWorld, page: Page): Promise<number> {
   await page.goto(`${world.base}/app`, { waitUntil: "load" });
   const text = await page.$eval(".stat .value", (element) => element.textContent ?? "");
   return Number(text.replace(/[^\d]/g, ""));
-}
-
-/** Screenshots at both sizes, and nothing wider than the phone's screen. */
-async function capture(world: BrowserWorld, page: Page, name: string): Promise<void> {
-  await world.screenshot(page, name);
-  await page.setViewport({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
-  const overflow = await horizontalOverflow(page);
-  await page.setViewport({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-  assert.deepEqual(overflow, [], `${name}: elements wider than a 390 px screen`);
 }
 
 /**
@@ -65,19 +48,7 @@ async function runFinished(page: Page): Promise<string> {
   throw new Error("the run did not finish within 30 s");
 }
 
-/** Runs `fetch` inside the page (same origin, the session cookie goes along). */
-async function fetchInPage(
-  page: Page,
-  path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; text: string }> {
-  return await page.evaluate(
-    `fetch(${JSON.stringify(path)}, ${JSON.stringify({ credentials: "same-origin", ...init })})
-       .then(async (r) => ({ status: r.status, text: await r.text() }))`,
-  ) as { status: number; text: string };
-}
-
-Deno.test("web app in a browser: sign in, keys, tools, lead search, sign out", TEST, async (t) => {
+Deno.test("web app in a browser: sign in, keys, lead search, sign out", TEST, async (t) => {
   const world = await startBrowserWorld({
     points: 5000,
     people: 300,
@@ -96,12 +67,12 @@ Deno.test("web app in a browser: sign in, keys, tools, lead search, sign out", T
       await clickAndWait(page, "button[type=submit]");
       assert.match(await page.content(), /Wrong email or password/);
       await capture(world, page, "sign-in-error");
-      await typeInto(page, "#password", world.oneTimePassword);
+      await fill(page, "#password", world.oneTimePassword);
       await clickAndWait(page, "button[type=submit]");
       assert.match(page.url(), /\/app\/password$/);
       await capture(world, page, "choose-password");
-      await page.type("#password", PASSWORD);
-      await page.type("#confirmation", PASSWORD);
+      await page.type("#password", MEMBER_PASSWORD);
+      await page.type("#confirmation", MEMBER_PASSWORD);
       await clickAndWait(page, "button[type=submit]");
       assert.equal(new URL(page.url()).pathname, "/app");
       assert.equal(await available(world, page), 5000);
@@ -126,7 +97,7 @@ Deno.test("web app in a browser: sign in, keys, tools, lead search, sign out", T
       const before = await available(world, page);
       await page.goto(`${world.base}/app/lead-search`, { waitUntil: "load" });
       await capture(world, page, "lead-search");
-      await typeInto(page, "#count", "40");
+      await fill(page, "#count", "40");
       await clickAndWait(page, "form[action='/app/lead-search'] button[type=submit]");
       const runPath = new URL(page.url()).pathname;
       assert.match(runPath, /^\/app\/lead-search\/runs\/run_/);
@@ -148,7 +119,7 @@ Deno.test("web app in a browser: sign in, keys, tools, lead search, sign out", T
       // A bigger run, cancelled while it is processing: only delivered leads are charged.
       const beforeCancel = await available(world, page);
       await page.goto(`${world.base}/app/lead-search`, { waitUntil: "load" });
-      await typeInto(page, "#count", "250");
+      await fill(page, "#count", "250");
       await clickAndWait(page, "form[action='/app/lead-search'] button[type=submit]");
       await page.waitForFunction(
         "document.querySelector('.lead-progress')?.textContent.includes('Processing')",

@@ -6,36 +6,10 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import {
-  type BrowserWorld,
-  horizontalOverflow,
-  startBrowserWorld,
-  VIEWPORTS,
-} from "./browser/browser_world.ts";
+import { type BrowserWorld, startBrowserWorld } from "./browser/browser_world.ts";
+import { capture, clickAndWait, fill, signInFirstTime } from "./browser/page_actions.ts";
 
-const PASSWORD = "a long browser passphrase";
 const TEST = { sanitizeOps: false, sanitizeResources: false };
-
-async function clickAndWait(page: Page, selector: string): Promise<void> {
-  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
-}
-
-/** Sets a field's value (also a textarea with line breaks), as typing would. */
-async function fill(page: Page, selector: string, value: string): Promise<void> {
-  await page.$eval(
-    selector,
-    (element, text) => ((element as unknown as { value: string }).value = text as string),
-    value,
-  );
-}
-
-async function capture(world: BrowserWorld, page: Page, name: string): Promise<void> {
-  await world.screenshot(page, name);
-  await page.setViewport({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
-  const overflow = await horizontalOverflow(page);
-  await page.setViewport({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-  assert.deepEqual(overflow, [], `${name}: elements wider than a 390 px screen`);
-}
 
 /** The cost panel of the answer on the page. */
 async function cost(page: Page) {
@@ -59,13 +33,7 @@ Deno.test(
     const world = await startBrowserWorld({ points: 5000, people: 50 });
     const page = await world.newPage();
     try {
-      await page.goto(`${world.base}/app/sign-in`, { waitUntil: "load" });
-      await page.type("#email", world.email);
-      await page.type("#password", world.oneTimePassword);
-      await clickAndWait(page, "button[type=submit]");
-      await page.type("#password", PASSWORD);
-      await page.type("#confirmation", PASSWORD);
-      await clickAndWait(page, "button[type=submit]");
+      await signInFirstTime(world, page);
 
       let balance = await availableOnIndex(world, page);
       assert.equal(balance, 5000);

@@ -1,0 +1,52 @@
+/** What the browser tests do on a page: click and wait, fill a field, capture, fetch, sign in. */
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import { type BrowserWorld, horizontalOverflow, VIEWPORTS } from "./browser_world.ts";
+
+/** The password the member chooses after the one-time one. */
+export const MEMBER_PASSWORD = "a long browser passphrase";
+
+export async function clickAndWait(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
+}
+
+/** Sets a field's value (also a textarea with line breaks), as typing would. */
+export async function fill(page: Page, selector: string, value: string): Promise<void> {
+  await page.$eval(
+    selector,
+    (element, text) => ((element as unknown as { value: string }).value = text as string),
+    value,
+  );
+}
+
+/** Screenshots at both sizes, and nothing wider than the phone's screen. */
+export async function capture(world: BrowserWorld, page: Page, name: string): Promise<void> {
+  await world.screenshot(page, name);
+  await page.setViewport({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
+  const overflow = await horizontalOverflow(page);
+  await page.setViewport({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+  assert.deepEqual(overflow, [], `${name}: elements wider than a 390 px screen`);
+}
+
+/** Runs `fetch` inside the page (same origin, the session cookie goes along). */
+export async function fetchInPage(
+  page: Page,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; text: string }> {
+  return await page.evaluate(
+    `fetch(${JSON.stringify(path)}, ${JSON.stringify({ credentials: "same-origin", ...init })})
+       .then(async (r) => ({ status: r.status, text: await r.text() }))`,
+  ) as { status: number; text: string };
+}
+
+/** Signs the world's member in with the one-time password and chooses MEMBER_PASSWORD. */
+export async function signInFirstTime(world: BrowserWorld, page: Page): Promise<void> {
+  await page.goto(`${world.base}/app/sign-in`, { waitUntil: "load" });
+  await page.type("#email", world.email);
+  await page.type("#password", world.oneTimePassword);
+  await clickAndWait(page, "button[type=submit]");
+  await page.type("#password", MEMBER_PASSWORD);
+  await page.type("#confirmation", MEMBER_PASSWORD);
+  await clickAndWait(page, "button[type=submit]");
+}
