@@ -38,6 +38,7 @@ export function buildContext(parts: ContextParts): DomainContext {
       sql: db.sql,
       clock,
       cacheSeconds: config.authCacheSeconds,
+      logger,
     }),
     rateLimiter: createRateLimiter({ kv, clock, rules: config.rateLimits }),
     // PGlite runs one statement at a time: a second flight would only queue behind the first.

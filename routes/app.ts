@@ -67,12 +67,11 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountDocs(app, ctx);
 
   let document: Record<string, unknown> | undefined;
-  app.get("/api/v1/openapi.json", (c) => {
-    document ??= buildOpenApiDocument(app, ctx.prices);
-    return c.json(document);
-  });
+  /** The OpenAPI document of every route, built once at first use. */
+  const openApiDocument = () => document ??= buildOpenApiDocument(app, ctx.prices);
+  app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument()));
 
-  mountWebApp(app, ctx);
+  mountWebApp(app, ctx, { openApiDocument });
   options.extraRoutes?.(app);
 
   const allowedMethods = methodTable(app);

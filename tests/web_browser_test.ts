@@ -53,7 +53,12 @@ Deno.test("web app in a browser: sign in, keys, lead search, sign out", TEST, as
     points: 5000,
     people: 300,
     // Slow pages so a run can be cancelled while it is processing.
-    serviceEnv: { LEAD_SEARCH_POLL_MS: "100", LEAD_SEARCH_PAGE_DELAY_MS: "300" },
+    serviceEnv: {
+      LEAD_SEARCH_POLL_MS: "100",
+      LEAD_SEARCH_PAGE_DELAY_MS: "300",
+      // A revoked key is refused at once (no cached verdict).
+      AUTH_CACHE_SECONDS: "0",
+    },
   });
   const page = await world.newPage();
   page.on("dialog", (dialog) => dialog.accept());
@@ -91,6 +96,55 @@ Deno.test("web app in a browser: sign in, keys, lead search, sign out", TEST, as
       assert.equal(forged.status, 403);
       await page.goto(`${world.base}/app`, { waitUntil: "load" });
       assert.equal(new URL(page.url()).pathname, "/app", "still signed in");
+    });
+
+    await t.step("API keys: create one, use it with fetch, revoke it and see 401", async () => {
+      await page.goto(`${world.base}/app/settings/api-keys`, { waitUntil: "load" });
+      await capture(world, page, "api-keys-empty");
+      await fill(page, "#key-name", "Browser test");
+      await clickAndWait(page, "form[action='/app/settings/api-keys'] button[type=submit]");
+      const key = await page.$eval(
+        "#new-api-key",
+        (e) => (e as unknown as { value: string }).value,
+      );
+      assert.match(key, /^svc_sk_[0-9a-f]{48}$/);
+      assert.ok(!page.url().includes(key), "the key is never in a URL");
+      await capture(world, page, "api-keys-created");
+      const bearer = { headers: { Authorization: `Bearer ${key}` } };
+      const points = await fetchInPage(page, "/api/v1/points", bearer);
+      assert.equal(points.status, 200);
+      assert.equal(JSON.parse(points.text).data.available, 5000);
+
+      await page.goto(`${world.base}/app/settings/api-keys`, { waitUntil: "load" });
+      assert.ok(!(await page.content()).includes(key), "shown once: not on the list");
+      await capture(world, page, "api-keys");
+      // The revoke form asks for confirmation first (the dialog is accepted).
+      await clickAndWait(page, "form[data-confirm] button[type=submit]");
+      assert.match(await page.content(), /[Rr]evoked/);
+      const refused = await fetchInPage(page, "/api/v1/points", bearer);
+      assert.equal(refused.status, 401);
+      assert.equal(JSON.parse(refused.text).error.message, "Invalid API key");
+    });
+
+    await t.step("prices, the do-not-contact list and the API reference", async () => {
+      await page.goto(`${world.base}/app/prices`, { waitUntil: "load" });
+      assert.match(await page.content(), /answered name/);
+      await capture(world, page, "prices");
+      await page.goto(`${world.base}/app/do-not-contact`, { waitUntil: "load" });
+      await capture(world, page, "do-not-contact-empty");
+      await fill(page, "#dnc-entry", "not a domain");
+      await clickAndWait(page, "form[action='/app/do-not-contact'] button[type=submit]");
+      assert.ok(await page.$(".notice.error"), "a bad entry is explained");
+      await capture(world, page, "do-not-contact-error");
+      await fill(page, "#dnc-entry", "acme.test");
+      await clickAndWait(page, "form[action='/app/do-not-contact'] button[type=submit]");
+      assert.match(await page.content(), /acme\.test/);
+      await capture(world, page, "do-not-contact");
+      await clickAndWait(page, "form[data-confirm] button[type=submit]");
+      assert.ok(await page.$(".empty"), "removed: the list is empty again");
+      await page.goto(`${world.base}/docs`, { waitUntil: "load" });
+      await page.waitForSelector(".opblock", { timeout: 15_000 });
+      await capture(world, page, "docs");
     });
 
     await t.step("lead search: start, watch it complete, export CSV, cancel another", async () => {

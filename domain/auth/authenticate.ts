@@ -3,10 +3,16 @@
  * `unauthenticated` and the spec's exact messages, before any billable work. Verified keys are
  * cached in memory for a few seconds (`AUTH_CACHE_SECONDS`), so a revocation reaches a running
  * instance within that time.
+ *
+ * A used key's `last_used_at` (shown in the app) is written at most once a minute per key: this
+ * process remembers when it last wrote it, and the statement itself skips a row written within
+ * the minute by another instance. The write is fire-and-forget: a request never waits on it,
+ * and a failure is logged, never the request's failure.
  */
 import { ServiceError } from "../errors.ts";
 import type { Sql } from "../stores/database.ts";
 import type { Clock } from "../shared/clock.ts";
+import type { Logger } from "../shared/logger.ts";
 import { API_KEY_PATTERN, hashApiKey } from "./api_key.ts";
 
 export const MISSING_KEY_MESSAGE = "Missing API key. Pass it as: Authorization: Bearer <key>";
@@ -27,11 +33,34 @@ interface KeyRecord {
 
 export type Authenticate = (authorization: string | undefined | null) => Promise<AuthContext>;
 
+/** How often one key's `last_used_at` is written at most. */
+export const LAST_USED_WRITE_MS = 60_000;
+
 export function createAuthenticator(
-  deps: { sql: Sql; clock: Clock; cacheSeconds: number },
+  deps: { sql: Sql; clock: Clock; cacheSeconds: number; logger?: Logger },
 ): Authenticate {
   const cache = new Map<string, { record: KeyRecord | null; fetchedAt: number }>();
   const cacheMs = deps.cacheSeconds * 1000;
+  /** Key id → when this process last wrote its `last_used_at` (clock ms). */
+  const lastWrites = new Map<string, number>();
+
+  function noteUse(keyId: string): void {
+    const now = deps.clock.now();
+    const last = lastWrites.get(keyId);
+    if (last !== undefined && now - last < LAST_USED_WRITE_MS) return;
+    if (lastWrites.size > 10_000) lastWrites.clear();
+    lastWrites.set(keyId, now);
+    // `.then` starts the query (postgres.js queries are lazy) without awaiting it.
+    deps.sql`UPDATE api_keys SET last_used_at = now()
+              WHERE id = ${keyId}
+                AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`
+      .then(undefined, (error: unknown) => {
+        deps.logger?.warn("api key last_used_at not written", {
+          keyId,
+          errorName: (error as Error)?.name ?? typeof error,
+        });
+      });
+  }
 
   async function lookup(key: string): Promise<KeyRecord | null> {
     const now = deps.clock.now();
@@ -69,6 +98,7 @@ export function createAuthenticator(
     if (record.expiresAtMs !== null && record.expiresAtMs <= deps.clock.now()) {
       throw new ServiceError("unauthenticated", EXPIRED_KEY_MESSAGE);
     }
+    noteUse(record.keyId);
     return { workspaceId: record.workspaceId, keyId: record.keyId };
   };
 }

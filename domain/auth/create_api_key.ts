@@ -1,3 +1,4 @@
+import { ServiceError } from "../errors.ts";
 import type { Sql, TransactionSql } from "../stores/database.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "./api_key.ts";
 import { newId } from "../shared/new_id.ts";
@@ -6,19 +7,65 @@ export interface CreatedApiKey {
   keyId: string;
   /** Shown once, here; only its hash is stored. */
   apiKey: string;
+  name: string | null;
+  displayPrefix: string;
   expiresAt: string | null;
 }
 
-/** Adds a key to a workspace. `apiKey` may be given (bootstrap), otherwise one is generated. */
+export const API_KEY_NAME_MAX = 100;
+
+/**
+ * Adds a key to a workspace. `apiKey` may be given (bootstrap), otherwise one is generated.
+ * `name` (what the app lists the key by) is optional for the CLI and the bootstrap key, but when
+ * given it must be 1 to 100 characters after trimming; `expiresAt`, when given, must be after
+ * `now` (default: the wall clock), since a key born expired could never be used.
+ */
 export async function createApiKey(
   sql: Sql | TransactionSql,
-  input: { workspaceId: string; expiresAt?: Date | null; apiKey?: string },
+  input: {
+    workspaceId: string;
+    name?: string | null;
+    expiresAt?: Date | null;
+    apiKey?: string;
+    now?: number;
+  },
 ): Promise<CreatedApiKey> {
+  const name = readKeyName(input.name);
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt !== null) {
+    if (Number.isNaN(expiresAt.getTime())) {
+      throw new ServiceError("validation_error", "expiry must be a date");
+    }
+    if (expiresAt.getTime() <= (input.now ?? Date.now())) {
+      throw new ServiceError("validation_error", "expiry must be in the future");
+    }
+  }
   const apiKey = input.apiKey ?? generateApiKey();
   const keyId = newId("key");
-  const expiresAt = input.expiresAt ?? null;
-  await sql`INSERT INTO api_keys (id, workspace_id, key_hash, display_prefix, expires_at)
+  const prefix = displayPrefix(apiKey);
+  await sql`INSERT INTO api_keys (id, workspace_id, key_hash, display_prefix, expires_at, name)
             VALUES (${keyId}, ${input.workspaceId}, ${await hashApiKey(apiKey)},
-                    ${displayPrefix(apiKey)}, ${expiresAt})`;
-  return { keyId, apiKey, expiresAt: expiresAt?.toISOString() ?? null };
+                    ${prefix}, ${expiresAt}, ${name})`;
+  return {
+    keyId,
+    apiKey,
+    name,
+    displayPrefix: prefix,
+    expiresAt: expiresAt?.toISOString() ?? null,
+  };
+}
+
+function readKeyName(raw: string | null | undefined): string | null {
+  if (raw === undefined || raw === null) return null;
+  const name = raw.trim();
+  // Characters as the database counts them (code points), not UTF-16 units.
+  const length = [...name].length;
+  if (length === 0) throw new ServiceError("validation_error", "name must not be blank");
+  if (length > API_KEY_NAME_MAX) {
+    throw new ServiceError(
+      "validation_error",
+      `name must be at most ${API_KEY_NAME_MAX} characters (it has ${length})`,
+    );
+  }
+  return name;
 }

@@ -1,14 +1,24 @@
 import { ServiceError } from "../errors.ts";
 import type { Sql } from "../stores/database.ts";
 
-/** Revokes a key; revoking twice keeps the first revocation time. */
+/**
+ * Revokes a key; revoking twice keeps the first revocation time. With `workspaceId` (the web
+ * app: a member acts for their own workspace) a key of another workspace is `not_found` and
+ * left alone, exactly like a key that does not exist, so ids of other workspaces cannot be
+ * probed. Without it (the operator's CLI) any key is found by its id.
+ */
 export async function revokeApiKey(
   sql: Sql,
-  input: { keyId: string },
+  input: { keyId: string; workspaceId?: string },
 ): Promise<{ keyId: string; workspaceId: string; revokedAt: string }> {
-  const rows = await sql<{ workspace_id: string; revoked_at: Date }[]>`
-    UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
-     WHERE id = ${input.keyId} RETURNING workspace_id, revoked_at`;
+  const rows = input.workspaceId === undefined
+    ? await sql<{ workspace_id: string; revoked_at: Date }[]>`
+        UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
+         WHERE id = ${input.keyId} RETURNING workspace_id, revoked_at`
+    : await sql<{ workspace_id: string; revoked_at: Date }[]>`
+        UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
+         WHERE id = ${input.keyId} AND workspace_id = ${input.workspaceId}
+        RETURNING workspace_id, revoked_at`;
   if (!rows[0]) throw new ServiceError("not_found", `No API key with id ${input.keyId}`);
   return {
     keyId: input.keyId,

@@ -4,6 +4,7 @@
  * the app itself (`assets.ts`), no CDN.
  */
 import type { Child } from "hono/jsx";
+import { raw } from "hono/html";
 import type { MemberSession } from "../../domain/members/session.ts";
 import { ASSET_PATHS } from "./assets.ts";
 
@@ -27,17 +28,21 @@ const NAVIGATION: { section: Section; href: string; label: string }[] = [
 ];
 
 function Document(props: { title: string; children: Child }) {
+  // The doctype keeps Chromium and every other browser out of quirks mode.
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{props.title} · Contact data</title>
-        <link rel="stylesheet" href={ASSET_PATHS.css} />
-        <script src={ASSET_PATHS.js} defer></script>
-      </head>
-      {props.children}
-    </html>
+    <>
+      {raw("<!DOCTYPE html>")}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{props.title} · Contact data</title>
+          <link rel="stylesheet" href={ASSET_PATHS.css} />
+          <script src={ASSET_PATHS.js} defer></script>
+        </head>
+        {props.children}
+      </html>
+    </>
   );
 }
 

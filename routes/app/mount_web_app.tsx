@@ -27,7 +27,11 @@ const PAGE_HEADERS = {
   "X-Frame-Options": "DENY",
 };
 
-export function mountWebApp(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void {
+export function mountWebApp(
+  app: OpenAPIHono<AppEnv>,
+  ctx: DomainContext,
+  api: { openApiDocument: () => Record<string, unknown> },
+): void {
   const web = new Hono<WebEnv>();
   web.use("*", async (c, next) => {
     await next();
@@ -42,7 +46,7 @@ export function mountWebApp(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void 
   mountSignIn(web, ctx);
   mountOverview(web, ctx);
   mountApiKeys(web, ctx);
-  mountPrices(web, ctx);
+  mountPrices(web, ctx, api.openApiDocument);
   mountDoNotContact(web, ctx);
   mountTools(web, ctx);
   mountLeadSearchPages(web, ctx);
