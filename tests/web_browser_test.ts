@@ -188,6 +188,10 @@ Deno.test("web app in a browser: sign in, keys, lead search, sign out", TEST, as
       assert.equal(await available(world, page), beforeCancel - delivered * 2);
       await page.goto(`${world.base}/app/lead-search`, { waitUntil: "load" });
       await capture(world, page, "lead-search-runs");
+      // The overview's chart and ledger now hold the runs' charges.
+      await available(world, page);
+      assert.ok(await page.$(".chart svg rect"), "a bar for today's spending");
+      await capture(world, page, "overview-spending");
     });
 
     await t.step("sign out", async () => {
