@@ -22,9 +22,8 @@ import {
   type ImportRecord,
   type NameSplit,
   parseImportLine,
-  parseImportRecord,
 } from "./domain/directory/import_people.ts";
-import { demoPeople } from "./domain/directory/demo_people.ts";
+import { importDemoPeople } from "./domain/directory/import_demo_people.ts";
 import { addDoNotContact } from "./domain/do_not_contact/add_do_not_contact.ts";
 import { removeDoNotContact } from "./domain/do_not_contact/remove_do_not_contact.ts";
 import { listDoNotContact } from "./domain/do_not_contact/list_do_not_contact.ts";
@@ -165,12 +164,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (sql, o) => {
       const people = optionalInteger(o, "people", DEMO_PEOPLE, 1);
       if (people > 1_000_000) throw new UsageError("--people must be at most 1000000");
-      const records = demoPeople(people, { now: new Date() }).map((input) => {
-        const parsed = parseImportRecord(input);
-        if (!parsed.ok) throw new Error(`demo record does not validate: ${parsed.message}`);
-        return parsed.record;
-      });
-      const result = await importPeople(sql, records, { source: "demo" });
+      const { records, result } = await importDemoPeople(sql, { people, now: new Date() });
       return { people, ...importCounts(result), tryThese: demoExamples(records) };
     },
   },

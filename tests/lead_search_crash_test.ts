@@ -18,8 +18,7 @@
  * logs (stdout, JSON lines) and stderr.
  */
 import assert from "node:assert/strict";
-import { demoPeople } from "../domain/directory/demo_people.ts";
-import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
+import { importDemoPeople } from "../domain/directory/import_demo_people.ts";
 import { type Database, openDatabase, type Sql } from "../domain/stores/database.ts";
 import { migrate } from "../domain/stores/migrate.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
@@ -134,12 +133,7 @@ function serviceEnv(
 }
 
 async function seedDirectory(sql: Sql, people: number): Promise<void> {
-  const records = demoPeople(people, { now: Date.now() }).map((r) => {
-    const parsed = parseImportRecord(r);
-    if (!parsed.ok) throw new Error(parsed.message);
-    return parsed.record;
-  });
-  await importPeople(sql, records);
+  await importDemoPeople(sql, { people, now: Date.now() });
 }
 
 async function api(

@@ -5,8 +5,7 @@
  * pages (small window and prefetch sizes, so a small directory takes every path).
  */
 import assert from "node:assert/strict";
-import { demoPeople } from "../domain/directory/demo_people.ts";
-import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
+import { importDemoPeople } from "../domain/directory/import_demo_people.ts";
 import {
   createPagedDirectorySearch,
   type DirectoryLead,
@@ -20,12 +19,7 @@ Deno.test("lead search paging: every match once, in id order, on every path", DB
   const db = await openTestDatabase();
   try {
     await migrate(db.sql);
-    const records = demoPeople(400, { now: Date.now() }).map((r) => {
-      const parsed = parseImportRecord(r);
-      if (!parsed.ok) throw new Error(parsed.message);
-      return parsed.record;
-    });
-    await importPeople(db.sql, records);
+    await importDemoPeople(db.sql, { people: 400, now: Date.now() });
     const cases: LeadFilters[] = [{ seniority: ["senior"] }, { jobTitle: ["engineer"] }, {}];
     for (const filters of cases) {
       const expected = await allMatches(db.sql, filters);

@@ -4,8 +4,7 @@
  * loop is driven directly (`runLeadSearch`), so each step's balance can be read in between.
  */
 import assert from "node:assert/strict";
-import { demoPeople } from "../domain/directory/demo_people.ts";
-import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
+import { importDemoPeople } from "../domain/directory/import_demo_people.ts";
 import { readBalance } from "../domain/billing/balance.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
 import { recoverExpiredLeases } from "../domain/lead_search/recover_expired_leases.ts";
@@ -14,12 +13,7 @@ import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } fro
 const PRICE = 2; // DEFAULT_PRICES.lead
 
 async function seed(env: TestEnv, n: number) {
-  const records = demoPeople(n, { now: env.clock.now() }).map((r) => {
-    const parsed = parseImportRecord(r);
-    if (!parsed.ok) throw new Error(parsed.message);
-    return parsed.record;
-  });
-  await importPeople(env.db.sql, records);
+  await importDemoPeople(env.db.sql, { people: n, now: env.clock.now() });
 }
 
 async function start(

@@ -7,24 +7,19 @@
  * form kept filled, and another workspace's run is the app's 404 page.
  */
 import assert from "node:assert/strict";
-import { demoPeople } from "../domain/directory/demo_people.ts";
-import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
+import { importDemoPeople } from "../domain/directory/import_demo_people.ts";
 import { readBalance } from "../domain/billing/balance.ts";
 import { DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
 import { csvField } from "../routes/app/lead_search/leads_csv.tsx";
 import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
 import { signedInMember, type WebClient, type WebResponse } from "./web_client.ts";
+import { readCsv } from "./csv.ts";
 
 const PRICE = 2; // DEFAULT_PRICES.lead
 
 async function seed(env: TestEnv, n: number) {
-  const records = demoPeople(n, { now: env.clock.now() }).map((r) => {
-    const parsed = parseImportRecord(r);
-    if (!parsed.ok) throw new Error(parsed.message);
-    return parsed.record;
-  });
-  await importPeople(env.db.sql, records);
+  await importDemoPeople(env.db.sql, { people: n, now: env.clock.now() });
 }
 
 const balanceOf = (env: TestEnv, workspaceId: string) => readBalance(env.db.sql, workspaceId);
@@ -72,36 +67,6 @@ function positionsOn(page: WebResponse): number[] {
   return [...table.matchAll(/<td class="num muted lead-corner">(\d+)<\/td>/g)].map((m) =>
     Number(m[1])
   );
-}
-
-/** RFC 4180 rows (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(field);
-      field = "";
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += ch;
-  }
-  if (field !== "" || row.length > 0) rows.push([...row, field]);
-  return rows;
 }
 
 Deno.test(
@@ -233,7 +198,7 @@ Deno.test(
         `attachment; filename="leads-${runId}.csv"`,
       );
       assert.ok(csv.text.endsWith("\r\n"));
-      const rows = parseCsv(csv.text);
+      const rows = readCsv(csv.text);
       assert.deepEqual(rows[0], ["name", "title", "company", "location", "networkUrl"]);
       assert.equal(rows.length, 61);
       const delivered = await env.db.sql<

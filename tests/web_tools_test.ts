@@ -11,6 +11,7 @@ import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } fro
 import { FakeNameModel } from "./fake_name_model.ts";
 import { OutsideLink } from "../routes/app/tools/tool_call.tsx";
 import { signedInMember, type WebResponse } from "./web_client.ts";
+import { readCsv } from "./csv.ts";
 
 /** The charge postings of a workspace, oldest first. */
 async function charges(env: TestEnv, workspaceId: string) {
@@ -58,36 +59,6 @@ function cost(page: WebResponse) {
     replay: m[3] === "true",
     available: Number(m[4]),
   };
-}
-
-/** RFC 4180: quoted fields may hold commas, CRLF and doubled quotes. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(field);
-      field = "";
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += ch;
-  }
-  assert.equal(field, "", "the file ends with CRLF");
-  return rows;
 }
 
 async function api(env: TestEnv, apiKey: string, path: string, body: unknown, key?: string) {
@@ -361,7 +332,8 @@ Deno.test(
       );
       assert.equal(csv.headers.get("cache-control"), "no-store");
       assert.ok(csv.text.startsWith("\uFEFF"), "UTF-8 with a byte-order mark");
-      const rows = parseCsv(csv.text.slice(1));
+      assert.ok(csv.text.endsWith("\r\n"), "the file ends with CRLF");
+      const rows = readCsv(csv.text.slice(1));
       assert.deepEqual(rows[0], [
         "name",
         "given",

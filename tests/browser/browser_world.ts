@@ -8,8 +8,7 @@
  * git), each page at 1280×800 and 390×844.
  */
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { demoPeople } from "../../domain/directory/demo_people.ts";
-import { importPeople, parseImportRecord } from "../../domain/directory/import_people.ts";
+import { importDemoPeople } from "../../domain/directory/import_demo_people.ts";
 import { createMember } from "../../domain/members/create_member.ts";
 import { openDatabase } from "../../domain/stores/database.ts";
 import { migrate } from "../../domain/stores/migrate.ts";
@@ -70,12 +69,7 @@ export async function startBrowserWorld(
   // Seed before the service starts: the embedded database is opened here, then handed over.
   const seed = pg ?? await openDatabase({ url: null, pgliteDir: `${dataDir}/pglite` });
   await migrate(seed.sql);
-  const records = demoPeople(options.people, { now: Date.now() }).map((raw) => {
-    const parsed = parseImportRecord(raw);
-    if (!parsed.ok) throw new Error(parsed.message);
-    return parsed.record;
-  });
-  await importPeople(seed.sql, records);
+  await importDemoPeople(seed.sql, { people: options.people, now: Date.now() });
   const workspace = await createWorkspace(seed.sql, { name: "browser", points: options.points });
   const email = "member@browser.example";
   const member = await createMember(seed.sql, { workspaceId: workspace.workspaceId, email });

@@ -1,0 +1,24 @@
+import type { Sql } from "../stores/database.ts";
+import { demoPeople } from "./demo_people.ts";
+import {
+  importPeople,
+  type ImportPeopleResult,
+  type ImportRecord,
+  parseImportRecord,
+} from "./import_people.ts";
+
+/**
+ * Loads the deterministic demo directory (`admin demo`, tests, benchmarks): `people` demo records,
+ * validated like any import, upserted with source `demo`.
+ */
+export async function importDemoPeople(
+  sql: Sql,
+  input: { people: number; now: Date | number },
+): Promise<{ records: ImportRecord[]; result: ImportPeopleResult }> {
+  const records = demoPeople(input.people, { now: input.now }).map((raw) => {
+    const parsed = parseImportRecord(raw);
+    if (!parsed.ok) throw new Error(`demo record does not validate: ${parsed.message}`);
+    return parsed.record;
+  });
+  return { records, result: await importPeople(sql, records, { source: "demo" }) };
+}
