@@ -38,7 +38,8 @@ import { loadServiceNameModel } from "./load_service_name_model.ts";
 
 const USAGE = `usage: deno task admin <command> [options]
   workspace create --name NAME [--points N]        → {"workspaceId","apiKey"}
-  key create --workspace ID [--expires-in SECONDS] → {"keyId","apiKey"}
+  key create --workspace ID [--expires-in SECONDS] [--name NAME]
+                                                   → {"keyId","name","apiKey","expiresAt"}
   key revoke --key-id ID                           → {"keyId","workspaceId","revokedAt"}
   user create --workspace ID --email E             → a member who signs in to the web app:
                                                      {"memberId","email","oneTimePassword"};
@@ -98,7 +99,7 @@ const COMMANDS: Record<string, Command> = {
         .then(({ workspaceId, apiKey }) => ({ workspaceId, apiKey })),
   },
   "key create": {
-    options: ["workspace", "expires-in"],
+    options: ["workspace", "expires-in", "name"],
     run: async (sql, o) => {
       const workspaceId = required(o, "workspace");
       await mustExist(sql, workspaceId);
@@ -106,8 +107,9 @@ const COMMANDS: Record<string, Command> = {
       const key = await createApiKey(sql, {
         workspaceId,
         expiresAt: seconds ? new Date(Date.now() + seconds * 1000) : null,
+        name: o.name ?? null,
       });
-      return { keyId: key.keyId, apiKey: key.apiKey, expiresAt: key.expiresAt };
+      return { keyId: key.keyId, name: key.name, apiKey: key.apiKey, expiresAt: key.expiresAt };
     },
   },
   "key revoke": {

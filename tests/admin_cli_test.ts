@@ -54,8 +54,11 @@ Deno.test(
           workspaceId,
           "--expires-in",
           "3600",
+          "--name",
+          "CRM sync",
         );
         assert.equal(key.exitCode, 0);
+        assert.equal(key.output.name, "CRM sync", "the name the app lists it by");
         assert.match(key.output.apiKey, /^svc_sk_/);
         assert.match(key.output.keyId, /^key_/);
         const headers = { Authorization: `Bearer ${key.output.apiKey}` };
