@@ -4,7 +4,10 @@
  * reading puts the token in; the scores are normalised over the valid readings, so
  * `confidence` is the probability of the chosen whole reading.
  *
- * Validity (particles stay with the surname that follows them):
+ * Validity (particles stay with the surname that follows them; "van", "ben" and "al" only when
+ * written in lower case in a name that has capitals, "Ludwig van Beethoven": they are also given
+ * or middle names, so written with a capital or in a name all in one case the network decides
+ * between "Thanh Van | Nguyen" and "Martin | Van Buren"):
  * - given-first: a given block of two or more words does not end with a particle ("Ludwig van |
  *   Beethoven" is not a reading);
  * - surname-first: a surname block of two or more words does not end with a particle
@@ -18,13 +21,36 @@
  * the next word like a particle, and a surname block is never only initials ("Rosa M Quintero B"
  * is not "Rosa M Quintero | B").
  *
- * `bothOrders` is true when the best reading in the other order holds at least
- * `BOTH_ORDERS_CUT` (0.25) of the probability mass: a genuinely plausible alternative.
+ * `confidence` is calibrated: every reading's log-probability is divided by the model's
+ * temperature (fitted on held-out names by the training pipeline, `calibration.temperature` in
+ * `name_model.json`) before normalising. `bothOrders` is true when the readings in the other
+ * order together hold at least `BOTH_ORDERS_CUT` (0.25) of that calibrated mass: a genuinely
+ * plausible alternative.
  */
 import { isParticle } from "./featurize.ts";
 import type { NameOrder, NameReading, ReadingConstraint } from "./types.ts";
 
 export const BOTH_ORDERS_CUT = 0.25;
+
+/** True when some letter of the name is a capital. */
+function hasCapital(words: readonly string[]): boolean {
+  for (const w of words) if (w !== w.toLowerCase()) return true;
+  return false;
+}
+
+/** Particles that are also given or middle names (Vietnamese Văn, Ben, Al). */
+const ALSO_GIVEN: ReadonlySet<string> = new Set(["van", "ben", "al"]);
+
+/**
+ * A word that binds to the surname after it: a particle, except a particle that is also a given
+ * name unless it is written in lower case in a name with capitals.
+ */
+function bindingParticle(word: string, capitals: boolean): boolean {
+  if (endsWithHyphenParticle(word)) return true;
+  if (!isParticle(word)) return false;
+  const lower = word.toLowerCase();
+  return !ALSO_GIVEN.has(lower) || (capitals && word === lower);
+}
 
 /** A particle joined to the word before it by a hyphen ("Vermeulen-De" of "Vermeulen-De Wit"). */
 function endsWithHyphenParticle(word: string): boolean {
@@ -89,7 +115,8 @@ export function scoreReadings(
     lg[i + 1] = lg[i] + Math.log(Math.max(pg, EPS));
     ls[i + 1] = ls[i] + Math.log(Math.max(ps, EPS));
   }
-  const particle = words.map((w) => isParticle(w) || endsWithHyphenParticle(w));
+  const capitals = hasCapital(words);
+  const particle = words.map((w) => bindingParticle(w, capitals));
   const conn = words.map(isConnector);
   const { firstNonInitial, lastNonInitial } = initialBounds(words);
   const raw: { order: NameOrder; split: number; lp: number; valid: boolean }[] = [];
@@ -141,6 +168,7 @@ export function decodeName(
   offset: number,
   numLabels: number,
   constraint?: ReadingConstraint,
+  temperature = 1,
 ): NameReading {
   // The same readings and numbers as `scoreReadings`, without building them: readings are
   // visited in its order (given-first splits 1…n-1, then surname-first), and the first of equal
@@ -154,13 +182,12 @@ export function decodeName(
     VALID = new Uint8Array(4 * n + 4);
   }
   const lg = LG, ls = LS, part = PART, conn = CONN, valid = VALID;
+  const capitals = hasCapital(words);
   for (let i = 0; i < n; i++) {
     const o = (offset + i) * numLabels;
     lg[i + 1] = lg[i] + Math.log(Math.max(probs[o] + probs[o + 1], EPS));
     ls[i + 1] = ls[i] + Math.log(Math.max(probs[o + 2] + probs[o + 3], EPS));
-    part[i] = i >= 1 && i < n - 1 && (isParticle(words[i]) || endsWithHyphenParticle(words[i]))
-      ? 1
-      : 0;
+    part[i] = i >= 1 && i < n - 1 && bindingParticle(words[i], capitals) ? 1 : 0;
     conn[i] = isConnector(words[i]) ? 1 : 0;
   }
   const { firstNonInitial, lastNonInitial } = initialBounds(words);
@@ -181,22 +208,24 @@ export function decodeName(
     const lp = readingLp(r, n, lg, ls);
     if (lp > m) m = lp;
   }
+  // calibration: every reading's log-probability divided by the temperature (1: none)
+  const inv = 1 / temperature;
   let z = 0;
   for (let r = 0; r < R; r++) {
-    if (!anyValid || valid[r] === 1) z += Math.exp(readingLp(r, n, lg, ls) - m);
+    if (!anyValid || valid[r] === 1) z += Math.exp((readingLp(r, n, lg, ls) - m) * inv);
   }
   // compared on the normalised probability, as the sort in `scoreReadings` does
-  let best = -1, bestP = -1, bestG = 0, bestS = 0;
+  let best = -1, bestP = -1, massG = 0, massS = 0;
   for (let r = 0; r < R; r++) {
     if (anyValid && valid[r] === 0) continue;
-    const p = Math.exp(readingLp(r, n, lg, ls) - m) / z;
+    const p = Math.exp((readingLp(r, n, lg, ls) - m) * inv) / z;
     if (p > bestP) {
       bestP = p;
       best = r;
     }
-    if (r < n - 1) {
-      if (p > bestG) bestG = p;
-    } else if (p > bestS) bestS = p;
+    // the mass of each order: every valid reading in it
+    if (r < n - 1) massG += p;
+    else massS += p;
   }
   if (constraint) {
     const gf = constraint.order === "given-first";
@@ -204,8 +233,8 @@ export function decodeName(
     return {
       order: constraint.order,
       split: constraint.split,
-      confidence: Math.min(1, Math.exp(readingLp(r, n, lg, ls) - m) / z),
-      bothOrders: (gf ? bestS : bestG) >= BOTH_ORDERS_CUT,
+      confidence: Math.min(1, Math.exp((readingLp(r, n, lg, ls) - m) * inv) / z),
+      bothOrders: (gf ? massS : massG) >= BOTH_ORDERS_CUT,
     };
   }
   const gf = best < n - 1;
@@ -213,7 +242,7 @@ export function decodeName(
     order: gf ? "given-first" : "surname-first",
     split: gf ? best + 1 : best - n + 2,
     confidence: bestP,
-    bothOrders: (gf ? bestS : bestG) >= BOTH_ORDERS_CUT,
+    bothOrders: (gf ? massS : massG) >= BOTH_ORDERS_CUT,
   };
 }
 

@@ -220,6 +220,13 @@ export const GOLDEN: GoldenCase[] = [
   c("Vo Nguyen Giap", "Nguyen Giap", "Vo", true),
   c("Kevin Nguyen", "Kevin", "Nguyen"),
   c("Linh Tran", "Linh", "Tran", true),
+  // three and four words in Western order, the middle name after the given name too
+  c("Thanh Van Nguyen", "Thanh Van", "Nguyen"),
+  c("Linh Thi Tran", "Linh Thi", "Tran"),
+  c("Quoc Bao Vo", "Quoc Bao", "Vo"),
+  c("Nguyen Thi Hong Nhung", "Thi Hong Nhung", "Nguyen"),
+  c("THANH VAN NGUYEN", "THANH VAN", "NGUYEN"),
+  c("nguyen van thanh", "van thanh", "nguyen"),
   // --- Hungarian
   c("Nagy László", "László", "Nagy"),
   c("Kovács Anna", "Anna", "Kovács"),
@@ -227,6 +234,14 @@ export const GOLDEN: GoldenCase[] = [
   c("Tóth Katalin", "Katalin", "Tóth"),
   c("Horváth Zoltán", "Zoltán", "Horváth"),
   c("László Nagy", "László", "Nagy", true),
+  // native order with a common given name, with and without diacritics
+  c("Kovács Imre", "Imre", "Kovács"),
+  c("Kovacs Imre", "Imre", "Kovacs"),
+  c("Szabo Sandor", "Sandor", "Szabo"),
+  c("Kertész Ádám", "Ádám", "Kertész"),
+  c("Pálfi László", "László", "Pálfi"),
+  c("Szekeres Imre", "Imre", "Szekeres"),
+  c("Imre Kertész", "Imre", "Kertész", true),
   // --- Cyrillic, Greek and other scripts
   c("Иван Иванович Иванов", "Иван Иванович", "Иванов"),
   c("Анна Сергеевна Петрова", "Анна Сергеевна", "Петрова"),
@@ -237,6 +252,13 @@ export const GOLDEN: GoldenCase[] = [
   c("Μαρία Γεωργίου", "Μαρία", "Γεωργίου"),
   c("Nikos Papadopoulos", "Nikos", "Papadopoulos"),
   c("Олена Шевченко", "Олена", "Шевченко"),
+  // --- two surnames without particles (Iberian, Latin American), any case
+  c("Ricardo Montalvo Quiroga", "Ricardo", "Montalvo Quiroga"),
+  c("RAFAEL SANDOVAL ARRIAGA", "RAFAEL", "SANDOVAL ARRIAGA"),
+  c("marta villalobos cienfuegos", "marta", "villalobos cienfuegos"),
+  // --- mojibake words, kept as written
+  c("AndrÃ© Fairweather", "AndrÃ©", "Fairweather"),
+  c("FranÃ§ois MÃ¼ller", "FranÃ§ois", "MÃ¼ller"),
   // --- caps surname first (bibliographic) and odd shapes
   c("SMITH John", "John", "SMITH", true),
   c("DUPONT Marie", "Marie", "DUPONT", true),

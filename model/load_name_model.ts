@@ -23,6 +23,8 @@ interface Meta {
   threshold: number;
   features: FeatureConfig;
   labels: string[];
+  /** Temperature scaling of the readings' log-probabilities (absent: 1, none). */
+  calibration?: { temperature: number };
 }
 
 /** The minimal part of an onnxruntime session we use (node and web share it). */
@@ -45,6 +47,7 @@ class OnnxNameModel implements NameModel {
   readonly version: string;
   readonly threshold: number;
   readonly runtime: "node" | "web";
+  readonly temperature: number;
   readonly #feat: Featurizer;
   readonly #session: SessionLike;
   readonly #ort: OrtLike;
@@ -58,6 +61,7 @@ class OnnxNameModel implements NameModel {
   ) {
     this.version = meta.version;
     this.threshold = meta.threshold;
+    this.temperature = meta.calibration?.temperature ?? 1;
     this.#feat = feat;
     this.#ort = ort;
     this.#session = session;
@@ -86,7 +90,7 @@ class OnnxNameModel implements NameModel {
     }
     const { probs, offsets } = await this.probabilities(inputs.map((x) => x.words));
     return inputs.map((inp, i) =>
-      decodeName(inp.words, probs, offsets[i], NUM_LABELS, inp.constraint)
+      decodeName(inp.words, probs, offsets[i], NUM_LABELS, inp.constraint, this.temperature)
     );
   }
 }
@@ -135,7 +139,9 @@ async function load(path: string, runtime?: "node" | "web"): Promise<LoadNameMod
       typeof meta.version !== "string" || typeof meta.threshold !== "number" ||
       typeof meta.features?.buckets !== "number" ||
       typeof meta.features?.maxFeatures !== "number" ||
-      meta.labels?.length !== NUM_LABELS
+      meta.labels?.length !== NUM_LABELS ||
+      (meta.calibration !== undefined &&
+        !(typeof meta.calibration.temperature === "number" && meta.calibration.temperature > 0))
     ) {
       return { model: null, reason: "name model metadata is invalid" };
     }

@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { loadNameModel } from "../model/mod.ts";
 import type { NameModel } from "../model/types.ts";
 import { readNames } from "../domain/name_parse/read_names.ts";
+import { cleanName } from "../domain/name_parse/clean_name.ts";
 import type { NameOutcome } from "../domain/name_parse/name_answer.ts";
 
 const { values } = parseArgs({
@@ -125,6 +126,38 @@ console.log(
 console.log("per tag (n, accuracy):");
 for (const [k, e] of [...tags].sort((a, b) => b[1].n - a[1].n)) {
   console.log(`  ${k.padEnd(24)} ${String(e.n).padStart(6)}  ${pct(e.ok, e.n)}`);
+}
+// calibration on the dev set (measuring only): valid rows whose reading the model chose (not fixed
+// by a comma, a nickname or unspaced CJK), by its confidence
+const EDGES = [0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0000001];
+const scoredRows: { c: number; ok: boolean }[] = [];
+gold.forEach((g, i) => {
+  const o = outcomes[i];
+  if (g.invalid || o.kind !== "answer" || o.answer.confidence === null) return;
+  const c = cleanName(g.input);
+  if (c.kind === "cleaned" && c.fixed) return;
+  const a = o.answer;
+  scoredRows.push({
+    c: a.confidence!,
+    ok: norm(a.given) === norm(g.given) && norm(a.surname) === norm(g.surname),
+  });
+});
+if (scoredRows.length > 0) {
+  let ece = 0;
+  console.log("reliability (valid rows the model read; confidence band, n, mean, accuracy):");
+  for (let b = 0; b < EDGES.length - 1; b++) {
+    const sel = scoredRows.filter((r) => r.c >= EDGES[b] && r.c < EDGES[b + 1]);
+    if (sel.length === 0) continue;
+    const mean = sel.reduce((x, r) => x + r.c, 0) / sel.length;
+    const acc = sel.filter((r) => r.ok).length / sel.length;
+    ece += (sel.length / scoredRows.length) * Math.abs(acc - mean);
+    console.log(
+      `  [${EDGES[b].toFixed(2)}, ${Math.min(1, EDGES[b + 1]).toFixed(2)})  ${
+        String(sel.length).padStart(5)
+      }  ${mean.toFixed(3)}  ${acc.toFixed(3)}`,
+    );
+  }
+  console.log(`  ECE ${ece.toFixed(4)} over ${scoredRows.length} rows`);
 }
 const show = Number(values["show-errors"]);
 if (show > 0) {

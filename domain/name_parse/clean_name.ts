@@ -9,7 +9,15 @@
 import type { CleanedName, NameRefusal, RefusalReason } from "./cleaned_name.ts";
 import { honorificKind } from "./honorifics.ts";
 import { isParticle } from "./particles.ts";
-import { isCredentialKind, isInitial, isPronounTag, postNominalKind } from "./post_nominals.ts";
+import {
+  isCredentialKind,
+  isInitial,
+  isPronounTag,
+  looksLikeCredential,
+  postNominalKind,
+  spacedCredentialLength,
+  trailingPhraseLength,
+} from "./post_nominals.ts";
 import { readPinyinName } from "./pinyin_names.ts";
 import { splitUnspacedName } from "./split_unspaced_name.ts";
 import { stripLeadingTitles, stripTrailingPostNominals } from "./strip_titles.ts";
@@ -39,7 +47,7 @@ export function cleanName(input: string): CleanedName | NameRefusal {
   if (titleComma) return plainName(titleComma, nickname);
   const given: NameToken[] = [];
   for (let i = 1; i < parts.length; i++) {
-    if (!isTailGroup(parts[i], main)) given.push(...parts[i]);
+    if (!isTailGroup(parts[i], main, parts.slice(1, i))) given.push(...parts[i]);
   }
   if (given.length === 0) return plainName(main, nickname);
 
@@ -67,9 +75,20 @@ function plainName(tokens: NameToken[], nickname: string | null): CleanedName | 
       { order: "surname-first", split: 1 },
     );
   }
-  // Quoted nickname words are given names: a surname needs two other words around it.
+  // Quoted nickname words are given names: a surname needs two other words around it, or a
+  // nickname before it that is the only given name ('"Rick" Sutter', '"Vinnie" van Gogh';
+  // 'Bart "Barty"' is one word).
   let plainWords = 0;
   for (const w of words) if (!w.nick) plainWords++;
+  let leadingNicks = 0;
+  while (leadingNicks < words.length && words[leadingNicks].nick) leadingNicks++;
+  if (leadingNicks > 0 && plainWords === words.length - leadingNicks) {
+    const rest = words.slice(leadingNicks);
+    if (rest.length === 1 && isInitial(rest[0].text)) return REFUSALS["initial-surname"];
+    if (rest.length === 1 || surnameOnly(rest)) {
+      return cleaned(words, nickname, { order: "given-first", split: leadingNicks });
+    }
+  }
   if (plainWords < 2) return REFUSALS["one-word"];
   if (surnameOnly(words)) return REFUSALS["surname-only"];
   let last = words.length - 1;
@@ -120,7 +139,7 @@ function commaOfTitle(before: NameToken[], after: NameToken[]): NameToken[] | nu
   }
   const first = after[0];
   if (
-    after.length >= 2 && !isAttorneyPhrase(after) && !first.nick &&
+    after.length >= 2 && !isPhraseGroup(after) && !first.nick &&
     postNominalKind(first.text) === "credential" &&
     after.slice(1).some((t) => t.nick || postNominalKind(t.text) === null)
   ) {
@@ -134,28 +153,55 @@ function stripSide(tokens: NameToken[]): NameToken[] {
 }
 
 /**
- * A comma group after the first that holds only suffixes, credentials or pronouns (", Jr.",
- * ", MD, PhD", ", attorney at law"). Dotted initials such as ", J.D." after a one-word surname
- * are read as the given name instead.
+ * A comma group after the first that holds only suffixes, credentials, occupations or pronouns
+ * (", Jr.", ", MD, PhD", ", Ph. D.", ", attorney at law", ", Trustee"). Dotted initials such as
+ * ", J.D." after a one-word surname are read as the given name instead. A group of capitals
+ * written like a credential ("LNCC") is one when a comma group before it (not the first) holds a
+ * known credential ("BSN, RN, LNCC"); `before` are those groups.
  */
-function isTailGroup(group: NameToken[], main: NameToken[]): boolean {
+function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][]): boolean {
+  if (group.some((t) => t.nick)) return false;
+  if (isPhraseGroup(group)) return true;
+  const texts = (i: number) => (i >= 0 && i < group.length ? group[i].text : null);
   let dottedInitials = true;
-  for (let i = 0; i < group.length; i++) {
-    const token = group[i];
-    if (token.nick) return false;
-    if (isPronounTag(token.text)) continue;
+  let unknown = false;
+  for (let end = group.length; end > 0;) {
+    const token = group[end - 1];
+    if (isPronounTag(token.text)) {
+      end--;
+      continue;
+    }
+    const spaced = spacedCredentialLength(texts, end);
+    if (spaced > 0) {
+      if (group.slice(end - spaced, end).some((t) => t.text.length > 2)) dottedInitials = false;
+      end -= spaced;
+      continue;
+    }
     const kind = postNominalKind(token.text);
-    if (kind === null) return isAttorneyPhrase(group);
-    if (!isCredentialKind(kind) || !isInitial(token.text) || token.text.indexOf(".") < 0) {
+    if (kind === null) {
+      if (token.text.length < 3 || !looksLikeCredential(token.text)) return false;
+      unknown = true;
+      dottedInitials = false;
+    } else if (!isCredentialKind(kind) || !isInitial(token.text) || token.text.indexOf(".") < 0) {
       dottedInitials = false;
     }
+    end--;
+  }
+  if (unknown && !before.some(holdsKnownCredential)) {
+    return false;
   }
   return !(dottedInitials && stripSide(main).length === 1);
 }
 
-function isAttorneyPhrase(group: NameToken[]): boolean {
-  const text = group.map((t) => t.text.toLowerCase()).join(" ");
-  return text === "attorney at law" || text === "attorney-at-law" || text === "attorney at law.";
+function holdsKnownCredential(group: NameToken[]): boolean {
+  return group.some((t) => !t.nick && isCredentialKind(postNominalKind(t.text)));
+}
+
+/** The whole group is an occupation of several words ("attorney at law", "associate broker"). */
+function isPhraseGroup(group: NameToken[]): boolean {
+  if (group.some((t) => t.nick)) return false;
+  const texts = (i: number) => (i >= 0 && i < group.length ? group[i].text : null);
+  return trailingPhraseLength(texts, group.length) === group.length;
 }
 
 function cleaned(

@@ -319,3 +319,101 @@ Deno.test("a refusal never carries the name", () => {
   assert.deepEqual(Object.keys(r).sort(), ["kind", "reason"]);
   assert.ok(!JSON.stringify(r).includes("Zebulon"));
 });
+
+Deno.test("credentials in every written form: spaced, lower case, after a comma, stacked", () => {
+  for (
+    const tail of [
+      "Ph. D.",
+      ", Ph. D.",
+      "Ph. D",
+      "R. N.",
+      ", R. N.",
+      "M. D.",
+      "Ed. D.",
+      "M. B. A.",
+      "phd",
+      ", phd",
+      "cpa",
+      ", cpa",
+      "ph.d.",
+      "BSN, RN, LNCC",
+      ", BSN, RN, LNCC",
+      "BSN RN LNCC",
+      ", MSN, APRN, FNP-BC",
+      "GRI",
+      ", GRI, CRS",
+      ", CFP, CLU, ChFC",
+    ]
+  ) {
+    const sep = tail.startsWith(",") ? "" : " ";
+    assert.deepEqual(words(`Orla Brannigan${sep}${tail}`), ["Orla", "Brannigan"], tail);
+  }
+  // in a comma-inverted name, spaced single letters on the given side stay initials
+  assert.deepEqual(words("Brannigan, Orla R. N."), ["Orla", "R.", "N.", "Brannigan"]);
+  assert.deepEqual(words("Brannigan, Orla Ph. D."), ["Orla", "Brannigan"]);
+  // an unknown group of capitals after a comma is a given name unless known credentials precede it
+  assert.deepEqual(words("Brannigan, ORLA"), ["ORLA", "Brannigan"]);
+  assert.deepEqual(words("Brannigan, JA, MD"), ["JA", "Brannigan"]);
+});
+
+Deno.test("occupations written like credentials are dropped", () => {
+  for (
+    const tail of [
+      ", Trustee",
+      "Trustee",
+      ", Realtor",
+      "Realtor",
+      ", REALTOR, GRI",
+      ", Broker",
+      "broker",
+      ", atty at law",
+      "Atty. at Law",
+      ", Attorney",
+      ", attorney at law",
+      ", Associate Broker",
+      "TTEE",
+    ]
+  ) {
+    const sep = tail.startsWith(",") ? "" : " ";
+    assert.deepEqual(words(`Orla Brannigan${sep}${tail}`), ["Orla", "Brannigan"], tail);
+  }
+  // two name words stay
+  assert.deepEqual(words("Orla Broker"), ["Orla", "Broker"]);
+});
+
+Deno.test("a generational suffix inside a comma-inverted name", () => {
+  const c = cleaned("Brannigan, Jr. Cormac");
+  assert.deepEqual(c.words, ["Cormac", "Brannigan"]);
+  assert.deepEqual(c.fixed, { order: "given-first", split: 1 });
+  assert.deepEqual(words("Brannigan, III Cormac T."), ["Cormac", "T.", "Brannigan"]);
+  assert.deepEqual(words("Brannigan, Jr., Cormac"), ["Cormac", "Brannigan"]);
+});
+
+Deno.test("a double-quoted nickname that is the only given name", () => {
+  const c = cleaned('"Rocky" Brannigan');
+  assert.deepEqual(c.words, ["Rocky", "Brannigan"]);
+  assert.deepEqual(c.nicknameWords, [0]);
+  assert.equal(c.nickname, "Rocky");
+  assert.deepEqual(c.fixed, { order: "given-first", split: 1 });
+  assert.deepEqual(cleaned("Mr. “Rocky” Brannigan").fixed, { order: "given-first", split: 1 });
+  assert.deepEqual(cleaned('"Rocky" de la Brannigan').fixed, { order: "given-first", split: 1 });
+  // a nickname after the only name word is still one word; a withheld surname is refused
+  refused('Cormac "Rocky"', "one-word");
+  refused('"Rocky" B.', "initial-surname");
+});
+
+Deno.test("mojibake words are kept as written", () => {
+  assert.deepEqual(words("OrlÃ© BrannigÃ¡n"), ["OrlÃ©", "BrannigÃ¡n"]);
+  assert.deepEqual(words("JosÃ© GarcÃ\u00ada"), ["JosÃ©", "GarcÃ\u00ada"]);
+  // the second half of a misread letter may be a quote or a no-break space
+  assert.deepEqual(words("Å»aneta Brannigan"), ["Å»aneta", "Brannigan"]);
+  assert.deepEqual(words("Ä„gata Brannigan"), ["Ä„gata", "Brannigan"]);
+  assert.deepEqual(words("BrannigÃ\u00a0n Orla"), ["BrannigÃ\u00a0n", "Orla"]);
+  assert.equal(cleaned("Å»aneta Brannigan").nickname, null);
+  // a trailing comma or stray punctuation is no inversion
+  assert.equal(cleaned("OrlÃ© Brannigan,").fixed, undefined);
+  assert.equal(cleaned("Orla Brannigan , ;").fixed, undefined);
+  assert.deepEqual(words("Orla / Brannigan ."), ["Orla", "Brannigan"]);
+  // real quotes still mark nicknames
+  assert.equal(cleaned("Cormac «Rocky» Brannigan").nickname, "Rocky");
+});

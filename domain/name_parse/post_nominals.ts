@@ -8,13 +8,20 @@
  *   only after a comma, written with periods ("M.A."), in capitals in a name that is not all
  *   capitals, or after another credential.
  * - `numeral-v` ("V"): a suffix or an initial; dropped only at the very end of a plain name.
+ * - `occupation` ("Trustee", "Realtor", "Broker", "Atty"): an occupation written after a name the
+ *   way a credential is; dropped at the end while two name words remain (one on a side of a
+ *   comma-inverted name), and as a whole comma group.
+ *
+ * Credentials are also recognised written with spaces between their dotted parts ("Ph. D.",
+ * "R. N.", "M. B. A."): see `spacedCredentialLength`.
  */
 export type PostNominalKind =
   | "suffix"
   | "suffix-weak"
   | "numeral-v"
   | "credential"
-  | "credential-weak";
+  | "credential-weak"
+  | "occupation";
 
 const SUFFIX = `jr jnr jun sr snr ii iii iv vi vii viii 2nd 3rd 4th 5th 2d 3d`;
 const SUFFIX_WEAK = `junior senior`;
@@ -25,8 +32,22 @@ const CREDENTIAL = `phd dphil md mba cpa esq esquire jd dds dmd rn lpn cfa clu c
   crnp aprn fnp pac mdiv thd dmin med mscs msee bsee pgeng dc qc kc cma cpim
   phr sphr shrm ret usn usmc usaf cfe cia cgma acca aca fca cga cpp cae rd ld cde ccrn mhsa mpa mph
   mpp mres mphil bpharm mpharm bvsc mrcvs ms.c msced frcpsych fracp fracs franzcp mbbch atp mmed
-  faan fasa fasn fccp fesc fmed attorney`;
+  faan fasa fasn fccp fesc fmed attorney
+  lncc ccm cnor cen cpn cpnp pnp anp acnp agnp fnp-bc pmhnp crna cnm cns rnc rn-bc adn asn lvn cna
+  rma rdh rdn cdces ibclc rrt otr/l slp ccc-slp atc cscs dpm drph dnsc dmsc mhsc msed bsed
+  mba-hcm emba mhrm msn-ed
+  cfa caia frm cpwa crpc crps aif aams ricp cltc casl cebs fsa fcas acas maaa cic aai cpia
+  lutcf flmi rhu rebc cmfc chfebc cfs cpfa ppc aep ctfa
+  gri crs abr sres e-pro epro cips rsps srs psa mrp ahwd c2ex cne alhs cdpe sfr ccim sior cpm crb
+  bpor cre cpa/pfs
+  llm llb jsd sjd
+  aia faia ncarb asla pls cfm cih csp chmm
+  shrm-cp shrm-scp ccna ccnp mcse csm cism cisa
+  dabr dabfm faafp facs facep facr fapa faha fscai`;
 const CREDENTIAL_WEAK = `ma ms bs ba do pa pe od mp np ab sb sm am mre bsn be`;
+/** Occupations written after a name like a credential ("Jane Roe, Trustee", "Jane Roe Realtor"). */
+const OCCUPATION = `trustee trustees ttee co-trustee realtor realtors broker brokers broker/owner
+  broker-owner atty attys attorneys attorney-at-law`;
 /** Parts that complete a dotted credential ("Msc.Ed.", "M.Sc.") and count only inside one. */
 const SEGMENTS = `ed sc a s b m d phil eng ing n c`;
 
@@ -42,6 +63,7 @@ function keys(list: string): string[] {
 const KIND = new Map<string, PostNominalKind>();
 for (const k of keys(CREDENTIAL_WEAK)) KIND.set(k, "credential-weak");
 for (const k of keys(CREDENTIAL)) KIND.set(k, "credential");
+for (const k of keys(OCCUPATION)) KIND.set(k, "occupation");
 for (const k of keys(SUFFIX_WEAK)) KIND.set(k, "suffix-weak");
 for (const k of keys(SUFFIX)) KIND.set(k, "suffix");
 KIND.set("v", "numeral-v");
@@ -70,8 +92,42 @@ export function postNominalKind(word: string): PostNominalKind | null {
 }
 
 export function isCredentialKind(kind: PostNominalKind | null): boolean {
-  return kind === "credential" || kind === "credential-weak";
+  return kind === "credential" || kind === "credential-weak" || kind === "occupation";
 }
+
+/** One to three letters, with a period (the last part may lack it): a part of "Ph. D.", "R. N.". */
+const DOTTED_PART = /^\p{L}{1,3}\.$/u;
+const LAST_PART = /^\p{L}{1,3}\.?$/u;
+
+/**
+ * How many words before `end` spell one credential with spaces between its dotted parts: "Ph. D.",
+ * "R. N.", "M. B. A.", "Ed. D" (2 to 4 words, each of one to three letters and a period, the last
+ * period optional; the longest such run); 0 when they do not. `texts(i)` gives the i-th word.
+ */
+export function spacedCredentialLength(texts: (i: number) => string | null, end: number): number {
+  const last = texts(end - 1);
+  if (last === null || !LAST_PART.test(last)) return 0;
+  let key = postNominalKey(last);
+  let longest = 0;
+  for (let k = 2; k <= 4 && end - k >= 0; k++) {
+    const part = texts(end - k);
+    if (part === null || !DOTTED_PART.test(part)) break;
+    key = postNominalKey(part) + key;
+    const kind = KIND.get(key);
+    if (kind === "credential" || kind === "credential-weak") longest = k;
+  }
+  return longest;
+}
+
+/**
+ * Not a known credential, but written like one among credentials ("BSN, RN, LNCC"): capitals
+ * (digits, hyphen, slash allowed), two to eight characters, at least two capital letters.
+ */
+export function looksLikeCredential(word: string): boolean {
+  return CREDENTIAL_LIKE.test(word) && UPPER2.test(word);
+}
+const CREDENTIAL_LIKE = /^[A-Z][A-Z0-9/&-]{1,7}\.?$/;
+const UPPER2 = /[A-Z].*[A-Z]/;
 
 /** "she/her", "he/him", "they/them", "she/they", also "he/him/his". */
 export function isPronounTag(word: string): boolean {
@@ -83,11 +139,47 @@ export function isPronounTag(word: string): boolean {
   return true;
 }
 
-/** "attorney at law" written after a name. */
+/**
+ * Occupations of several words written after a name ("attorney at law", "atty. at law",
+ * "associate broker"): keys as `postNominalKey` gives them (lower case, periods removed).
+ */
 export const TRAILING_PHRASES: readonly (readonly string[])[] = [
   ["attorney", "at", "law"],
-  ["attorney", "at", "law."],
+  ["attorneys", "at", "law"],
+  ["atty", "at", "law"],
+  ["attys", "at", "law"],
+  ["counselor", "at", "law"],
+  ["associate", "broker"],
+  ["broker", "associate"],
+  ["managing", "broker"],
+  ["principal", "broker"],
+  ["designated", "broker"],
+  ["real", "estate", "broker"],
+  ["real", "estate", "agent"],
+  ["realtor", "associate"],
+  ["successor", "trustee"],
+  ["co", "trustee"],
 ];
+
+/** The last words of the trailing phrases: most names end otherwise, and are done with one look. */
+const PHRASE_ENDS = new Set(TRAILING_PHRASES.map((p) => p[p.length - 1]));
+
+/** The length of the trailing phrase that ends at `end`, or 0. `texts(i)` gives the i-th word. */
+export function trailingPhraseLength(texts: (i: number) => string | null, end: number): number {
+  const last = texts(end - 1);
+  if (last === null || !PHRASE_ENDS.has(postNominalKey(last))) return 0;
+  for (const phrase of TRAILING_PHRASES) {
+    const n = phrase.length;
+    if (end < n) continue;
+    let match = true;
+    for (let i = 0; i < n && match; i++) {
+      const t = texts(end - n + i);
+      match = t !== null && postNominalKey(t) === phrase[i];
+    }
+    if (match) return n;
+  }
+  return 0;
+}
 
 /** One letter, or letters each followed by a period: "S", "S.", "J.R.", "Ю.". */
 export function isInitial(word: string): boolean {

@@ -39,8 +39,12 @@ export async function readNames(
       };
       return;
     }
-    // Quoted nickname words always belong to the given name: the model reads the others.
-    const read = cleaned.words.map((_, i) => i).filter((i) => !cleaned.nicknameWords.includes(i));
+    // Quoted nickname words always belong to the given name: the model reads the others, or every
+    // word when a nickname is the only given name (the split is then fixed: '"Rick" Sutter').
+    let read = cleaned.words.map((_, i) => i).filter((i) => !cleaned.nicknameWords.includes(i));
+    if (read.length < 2 || (cleaned.fixed && !overReadWords(cleaned.fixed, read))) {
+      read = cleaned.words.map((_, i) => i);
+    }
     pending.push({ index, cleaned, read });
   });
 

@@ -6,9 +6,11 @@ import { honorificKind, isTitleArticle } from "./honorifics.ts";
 import {
   isCredentialKind,
   isInitial,
+  looksLikeCredential,
   type PostNominalKind,
   postNominalKind,
-  TRAILING_PHRASES,
+  spacedCredentialLength,
+  trailingPhraseLength,
 } from "./post_nominals.ts";
 import type { NameToken } from "./tokenize_name.ts";
 
@@ -30,7 +32,11 @@ export function stripLeadingTitles(tokens: NameToken[], role: GroupRole): NameTo
     let drop = false;
     if (kind === "strong") drop = true;
     else if (kind === "weak") drop = remain >= keep;
-    else if (kind === "period") drop = remain >= keep && (chain || token.text.endsWith("."));
+    // "Roe, Jr. Jane", "Roe, III Jane A.": a generational suffix written at the front of the given
+    // part of a comma-inverted name
+    else if (role === "inverted" && remain >= 1 && postNominalKind(token.text) === "suffix") {
+      drop = true;
+    } else if (kind === "period") drop = remain >= keep && (chain || token.text.endsWith("."));
     else if (isTitleArticle(token.text) && start + 1 < tokens.length) {
       drop = !tokens[start + 1].nick && honorificKind(tokens[start + 1].text) !== null;
     }
@@ -44,18 +50,41 @@ export function stripLeadingTitles(tokens: NameToken[], role: GroupRole): NameTo
 export function stripTrailingPostNominals(tokens: NameToken[], role: GroupRole): NameToken[] {
   const keep = role === "plain" ? 2 : 1;
   const allCaps = isAllCaps(tokens);
+  const texts = (
+    i: number,
+  ) => (i >= 0 && i < tokens.length && !tokens[i].nick ? tokens[i].text : null);
   let end = tokens.length;
   let afterCredential = false;
   while (end > 0) {
     const token = tokens[end - 1];
     if (token.nick) break;
-    const phrase = trailingPhraseLength(tokens, end);
-    if (phrase > 0 && end - phrase >= 1) {
+    const phrase = trailingPhraseLength(texts, end);
+    if (phrase > 0 && end - phrase >= keep) {
       end -= phrase;
       afterCredential = true;
       continue;
     }
+    // "Ph. D.", "M. B. A."; on a side of a comma-inverted name "R. N." stays two initials
+    const spaced = spacedCredentialLength(texts, end);
+    if (
+      spaced > 0 && end - spaced >= keep &&
+      (role === "plain" || tokens.slice(end - spaced, end).some((t) => t.text.length > 2))
+    ) {
+      end -= spaced;
+      afterCredential = true;
+      continue;
+    }
     const kind = postNominalKind(token.text);
+    if (kind === null && !allCaps && end - 1 >= keep && looksLikeCredential(token.text)) {
+      // an unknown credential in a stack of known ones: "BSN RN LNCC"
+      // (after a credential that is not also a surname: "Lan Do NGUYEN" keeps its surname)
+      const before = postNominalKind(tokens[end - 2].text);
+      if (afterCredential || before === "credential" || before === "occupation") {
+        end--;
+        afterCredential = true;
+        continue;
+      }
+    }
     if (!dropTrailing(kind, token.text, tokens, end, keep, role, allCaps, afterCredential)) break;
     if (isCredentialKind(kind)) afterCredential = true;
     end--;
@@ -81,6 +110,7 @@ function dropTrailing(
     case "credential":
       return remain >= 1;
     case "suffix-weak":
+    case "occupation":
       return remain >= keep;
     case "numeral-v":
       return role === "plain" && remain >= 2 && !isInitial(tokens[end - 2].text);
@@ -88,20 +118,6 @@ function dropTrailing(
       return remain >= keep &&
         (afterCredential || text.indexOf(".") > 0 || (!allCaps && isUpper(text)));
   }
-}
-
-function trailingPhraseLength(tokens: NameToken[], end: number): number {
-  for (const phrase of TRAILING_PHRASES) {
-    const n = phrase.length;
-    if (end < n) continue;
-    let match = true;
-    for (let i = 0; i < n && match; i++) {
-      const t = tokens[end - n + i];
-      match = !t.nick && t.text.toLowerCase() === phrase[i];
-    }
-    if (match) return n;
-  }
-  return 0;
 }
 
 function isUpper(text: string): boolean {

@@ -53,7 +53,14 @@ export function tokenizeName(input: string): TokenizedName {
   for (let i = 0; i < text.length;) {
     const code = text.codePointAt(i)!;
     const next = i + (code > 0xffff ? 2 : 1);
-    const kind = charKind(code);
+    let kind = charKind(code);
+    // mojibake ("Å»ukowski" for Żukowski, "Ã\u00a0" for à): a quote, bracket or space that is
+    // the second half of a misread UTF-8 letter stays in its word
+    if (kind !== WORD && code >= 0x80 && i > 0 && isMojibakeLead(text.charCodeAt(i - 1))) {
+      if (isMojibakeTrail(code) && next < text.length && !isBreak(text.charCodeAt(next))) {
+        kind = WORD;
+      }
+    }
     if (depth > 0) {
       if (kind === OPENER) depth++;
       else if (kind === CLOSER) depth--;
@@ -111,6 +118,12 @@ function charKind(code: number): number {
 /** Trims junk around one raw word; may split glued initials or CJK middle dots. */
 function cleanWord(raw: string): string[] {
   let w = raw;
+  if (MOJIBAKE.test(w)) {
+    // a misread UTF-8 word ("AndrÃ©", "GarcÃ\u00ada") is kept as written: its symbols and
+    // invisible characters are the halves of its letters; only ASCII punctuation is trimmed
+    w = trimAsciiPunctuation(w);
+    return hasLetter(w) ? [w] : [];
+  }
   if (ASCII_ONLY.test(w)) {
     w = trimAsciiEdges(w);
     if (!hasAsciiLetter(w)) return [];
@@ -127,6 +140,32 @@ function cleanWord(raw: string): string[] {
   return [w];
 }
 
+/**
+ * Mojibake: UTF-8 read as Windows-1252 / Latin-1. A two-byte letter becomes a lead "Â"–"ß"
+ * (U+00C2–U+00DF) and a trail from U+0080–U+00BF or the Windows-1252 symbols of bytes 0x80–0x9F;
+ * a three-byte character starts "â€".
+ */
+const MOJIBAKE =
+  /[\u00c2-\u00df][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]|\u00e2\u20ac/;
+const MOJIBAKE_TRAIL =
+  /[\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]/;
+
+function isMojibakeLead(code: number): boolean {
+  return code >= 0xc2 && code <= 0xdf;
+}
+function isMojibakeTrail(code: number): boolean {
+  return MOJIBAKE_TRAIL.test(String.fromCharCode(code));
+}
+/** The next character ends a word: ASCII space or punctuation, or the end of the text. */
+function isBreak(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 44 || code === 59 || code === 34 ||
+    code === 41 || code === 93 || code === 125;
+}
+
+function hasLetter(w: string): boolean {
+  return ASCII_ONLY.test(w) ? hasAsciiLetter(w) : LETTER.test(w);
+}
+
 /** No character outside ASCII (surrogates included). */
 const ASCII_ONLY = /^[^\u0080-\uFFFF]*$/;
 
@@ -137,6 +176,22 @@ function isAsciiLetter(code: number): boolean {
 function hasAsciiLetter(w: string): boolean {
   for (let i = 0; i < w.length; i++) if (isAsciiLetter(w.charCodeAt(i))) return true;
   return false;
+}
+
+/** Trims ASCII punctuation only, as `trimAsciiEdges` does; other characters are kept. */
+function trimAsciiPunctuation(w: string): string {
+  let start = 0, end = w.length;
+  while (start < end) {
+    const c = w.charCodeAt(start);
+    if (c >= 128 || isAsciiLetter(c) || c === 39) break;
+    start++;
+  }
+  while (end > start) {
+    const c = w.charCodeAt(end - 1);
+    if (c >= 128 || isAsciiLetter(c) || c === 39 || c === 46) break;
+    end--;
+  }
+  return w.slice(start, end);
 }
 
 /** EDGE_PUNCT for ASCII: no leading non-letters but `'`, no trailing ones but `.` and `'`. */

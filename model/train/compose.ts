@@ -44,7 +44,7 @@ export class Pool {
   readonly all: string[];
   readonly #testSet: Set<string>;
 
-  constructor(items: string[], opts: { zipf?: number; closed?: boolean } = {}) {
+  constructor(items: string[], opts: { zipf?: number; closed?: boolean; fold?: number } = {}) {
     const seen = new Set<string>();
     const list = items.filter((x) => {
       const k = x.trim();
@@ -55,7 +55,7 @@ export class Pool {
     this.all = list;
     const w = list.map((_, i) => (opts.zipf ? 1 / Math.pow(i + 3, opts.zipf) : 1));
     this.#testSet = new Set(
-      opts.closed ? [] : list.filter((x) => fnv(`split:${fold(x)}`) % 10 === 0),
+      opts.closed ? [] : list.filter((x) => fnv(`split:${fold(x)}`) % 10 === (opts.fold ?? 0)),
     );
     this.train = list.filter((x) => !this.#testSet.has(x));
     this.test = list.filter((x) => this.#testSet.has(x));
@@ -144,6 +144,20 @@ export function translitRu(s: string): string {
     const t = RU_LAT[lower];
     if (t === undefined) out += ch;
     else out += ch !== lower ? cap(t) : t;
+  }
+  return out;
+}
+
+/** The Windows-1252 characters of bytes 0x80–0x9F (the rest read as Latin-1). */
+const CP1252 =
+  "\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f" +
+  "\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178";
+
+/** A word's UTF-8 bytes read as Windows-1252 ("André" → "AndrÃ©"). */
+export function mojibake(s: string): string {
+  let out = "";
+  for (const b of new TextEncoder().encode(s)) {
+    out += b >= 0x80 && b < 0xa0 ? CP1252[b - 0x80] : String.fromCharCode(b);
   }
   return out;
 }
@@ -266,8 +280,13 @@ export interface Composer {
   heldOutLexiconEntries: { word: string; tag: string }[];
 }
 
-export function buildComposer(src: Sources): Composer {
-  const P = (xs: string[], opts?: { zipf?: number; closed?: boolean }) => new Pool(xs, opts);
+/**
+ * `heldOutFold` (0–9, default 0) picks which tenth of the names (by hash) is held out: the shipped
+ * model holds out fold 0; other folds give k-fold figures.
+ */
+export function buildComposer(src: Sources, heldOutFold = 0): Composer {
+  const P = (xs: string[], opts?: { zipf?: number; closed?: boolean }) =>
+    new Pool(xs, { ...opts, fold: heldOutFold });
   const western = [
     "en",
     "de",
@@ -559,6 +578,7 @@ export function buildComposer(src: Sources): Composer {
       "hu",
       "es",
       "ru",
+      "nl",
     ]);
     const forceG = split === "test" && rng.chance(0.5);
     const { g, flags } = westernGiven(go, rng, split, forceG, rng.chance(0.5));
@@ -570,6 +590,8 @@ export function buildComposer(src: Sources): Composer {
       s = [{ w: romajiVariant(pools.ja.surname.draw(rng, split), rng), role: "s" }];
     } else if (so === "ru") s = [{ w: translitRu(ruPools.surname.draw(rng, split)), role: "s" }];
     else if (so === "ar") s = [{ w: pools.ar.surname.draw(rng, split), role: "s" }];
+    // Dutch surnames in American names, particle often capitalised: "Martin Van Buren"
+    else if (so === "nl") s = westernSurname("nl", rng, split, false, false).s;
     else s = surnameWords(pools[so].surname.draw(rng, split, split === "test" && !forceG));
     if (s[0].w.includes(" ")) s = s[0].w.split(" ").map((w) => ({ w, role: "s" as const }));
     // sometimes an Asian given name after the western one ("Tony Zhiqiang Wang")
@@ -675,8 +697,13 @@ export function buildComposer(src: Sources): Composer {
     const giv: Word[] = [];
     if (rng.chance(0.75)) giv.push({ w: viMid.draw(rng, split), role: "g" });
     giv.push({ w: viGiven.draw(rng, split, split === "test"), role: "g" });
+    // two-syllable given names: "Nguyen Thi Hong Nhung", "Tran Minh Chau"
+    if (rng.chance(0.2)) giv.push({ w: viGiven.draw(rng, split), role: "g" });
     const order = rng.chance(0.55) ? "surname-first" : "given-first";
-    const flags: string[] = [];
+    const flags: string[] = giv.length > 1 ? ["middle"] : [];
+    // in Western order forms ask for first / middle / last, so the middle name often follows the
+    // given name: "Thanh Van Nguyen", "Linh Thi Tran"
+    if (order === "given-first" && giv.length >= 2 && rng.chance(0.45)) giv.push(giv.shift()!);
     return { given: giv, surname: [{ w: s, role: "s" }], order, flags };
   }
   function composeCjkNative(rng: Rng, split: Split, kind: "zhHan" | "jaHan" | "koHangul"): Built {
@@ -766,7 +793,7 @@ export function buildComposer(src: Sources): Composer {
     ["fr", 4, (r, s) => composeWestern("fr", r, s)],
     ["it", 3, (r, s) => composeWestern("it", r, s)],
     ["nl", 4, (r, s) => composeWestern("nl", r, s)],
-    ["es", 7, (r, s) => composeWestern("es", r, s)],
+    ["es", 9, (r, s) => composeWestern("es", r, s)],
     ["pt", 5, (r, s) => composeWestern("pt", r, s)],
     ["hu", 3, (r, s) => composeWestern("hu", r, s)],
     ["slav", 3, (r, s) => composeWestern("slav", r, s)],
@@ -818,15 +845,19 @@ export function buildComposer(src: Sources): Composer {
     let ws = words.map((w) => w.w);
     // noise: case, diacritics, periods
     const cr = rng.next();
-    if (cr < 0.045) {
+    if (cr < 0.055) {
       ws = ws.map((w) => w.toUpperCase());
       flags.push("caps");
-    } else if (cr < 0.07) {
+    } else if (cr < 0.115) {
       ws = ws.map((w) => w.toLowerCase());
       flags.push("lower");
     }
-    if ((origin === "vi" && rng.chance(0.5)) || (!NO_MARKS.has(origin) && rng.chance(0.12))) {
-      ws = ws.map(stripMarks);
+    const pStrip = origin === "vi" ? 0.5 : origin === "hu" ? 0.25 : NO_MARKS.has(origin) ? 0 : 0.12;
+    if (rng.chance(pStrip)) ws = ws.map(stripMarks);
+    else if (rng.chance(0.03) && ws.some((w) => /[\u00c0-\u024f]/.test(w))) {
+      // UTF-8 read as Windows-1252 somewhere upstream: "AndrÃ©"
+      ws = ws.map(mojibake);
+      flags.push("mojibake");
     }
     if (rng.chance(0.01)) {
       const i = rng.int(given.length);

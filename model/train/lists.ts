@@ -348,5 +348,25 @@ export const HU_SURNAMES_EXTRA = (
   "Fodor Szalai Sipos Magyar Lukács Gulyás Biró Király Katona László Jakab Bogdán Balog Sándor Boros " +
   "Fazekas Kelemen Antal Orosz Somogyi Fülöp Veres Budai Vincze Hegedűs Deák Pap Bálint Illés Vass " +
   "Pál Szőke Fábián Vörös Lengyel Bognár Bodnár Jónás Szücs Hajdu Halász Máté Székely Gáspár Kozma " +
-  "Pásztor Bakos Dudás Major Virág Hegyi Orbán Barta Márton Sárközi Soós"
+  "Pásztor Bakos Dudás Major Virág Hegyi Orbán Barta Márton Sárközi Soós " +
+  // more common surnames: occupations (Ács, Asztalos, Kertész, Szakács), colours and traits
+  // (Barna, Ősz, Kövér), peoples (Kun, Tatár, Szász), places with -i / -y (Pataki, Szegedi, Győri)
+  "Ács Albert Asztalos Bakó Balla Bánki Bányai Barabás Baranyi Baráth Bárány Bartos Bencze Benkő " +
+  "Berecz Berkes Bíró Bodó Bódi Bokor Borbély Borsos Bozsó Buzás Czakó Csákó Csányi Csapó Császár " +
+  "Csatári Csendes Csonka Csordás Csizmadia Dankó Dávid Dobos Domokos Dózsa Egri Elek Erdélyi " +
+  "Erdős Fábri Faragó Fehérvári Fejes Fenyvesi Ferenczi Forgács Földes Gaál Gergely Gombos " +
+  "Gulácsi Győri Gyenes Györfi Gyurkó Hadnagy Halmi Hamar Hankó Hegedüs Herczeg Hevesi Hidvégi " +
+  "Hollósi Huszár Ilyés Jancsó Jenei Jobbágy Józsa Juhos Kádár Kalmár Kántor Kardos Kása Kecskés " +
+  "Kerekes Kertész Keszthelyi Kincses Komáromi Kondor Kósa Koszta Kozák Kövér Krizsán Kulcsár Kun " +
+  "Lakos Lázár Lendvai Lőrincz Lugosi Madarász Makai Makó Marosi Mátyás Medve Mester Mészöly " +
+  "Mihály Miklós Mohácsi Molnos Móricz Nádasdi Nemes Nyári Nyitrai Ősz Pálfi Pálffy Pataki " +
+  "Pongrácz Pósa Puskás Radnai Rákosi Réti Révész Rigó Rozsnyai Sárosi Sebestyén Sinka Solymosi " +
+  "Sólyom Somlai Sütő Szakács Szalay Szántó Szarka Szász Szekeres Szendrei Szénási Szépe Szigeti " +
+  "Szőllősi Szombathelyi Tamási Tarnai Tatár Temesi Teleki Tímár Tompa Turi Újvári Ungvári " +
+  "Vadász Vajda Valkó Varjú Vas Vásárhelyi Végh Vida Vígh Villányi Virágh Vitéz Zalai Zámbó " +
+  "Zentai Zsigmond Zsoldos Bakonyi Bihari Borsodi Debreceni Szegedi Pécsi Tolnai Baranyai Kassai " +
+  "Váradi Kolozsvári Aradi Nógrádi Mezei Erdei Pusztai Halasi Kalocsai Soproni Szabados Bozó Barna " +
+  "Rózsa Bagi Bencsik Bérczi Bolla Czeglédi Dénes Dombi Füredi Gyulai Hódi Jakus Kollár Komlósi " +
+  "Kónya Kormos Kurucz Lantos Magyari Mándoki Máthé Mezey Oravecz Polgár Rostás Sallai Somodi " +
+  "Szabolcsi Szeles Ujhelyi Vámos Vince"
 ).split(" ");

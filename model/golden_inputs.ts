@@ -1,0 +1,91 @@
+/**
+ * Raw inputs of the classes of name that issue 13 lists, with the answer the service must give
+ * (given, surname; `null` for a refusal). Written by hand, none taken from the dev set; read
+ * through the whole service path (cleaning, the model, the rule) by
+ * tests/name_parse_classes_test.ts. Kept in model/ beside the model-level golden cases.
+ */
+export interface GoldenInput {
+  input: string;
+  given: string | null;
+  surname: string | null;
+  /** The class it pins. */
+  kind: string;
+}
+
+const g = (kind: string, input: string, given: string | null, surname: string | null) => ({
+  kind,
+  input,
+  given,
+  surname,
+});
+
+export const GOLDEN_INPUTS: GoldenInput[] = [
+  // credentials, degrees and occupations in every written form
+  g("credential", "Orla Brannigan Ph. D.", "Orla", "Brannigan"),
+  g("credential", "Orla Brannigan, Ph. D.", "Orla", "Brannigan"),
+  g("credential", "Wendell Okafor R. N.", "Wendell", "Okafor"),
+  g("credential", "Wendell Okafor, R. N.", "Wendell", "Okafor"),
+  g("credential", "wendell okafor phd", "wendell", "okafor"),
+  g("credential", "Wendell Okafor, cpa", "Wendell", "Okafor"),
+  g("credential", "Priscilla Vane BSN, RN, LNCC", "Priscilla", "Vane"),
+  g("credential", "Priscilla Vane, BSN, RN, LNCC", "Priscilla", "Vane"),
+  g("credential", "Priscilla Vane MSN APRN FNP-BC", "Priscilla", "Vane"),
+  g("credential", "Dorian Fairweather, Trustee", "Dorian", "Fairweather"),
+  g("credential", "Dorian Fairweather Realtor", "Dorian", "Fairweather"),
+  g("credential", "DORIAN FAIRWEATHER, REALTOR, GRI", "DORIAN", "FAIRWEATHER"),
+  g("credential", "Dorian Fairweather, Broker", "Dorian", "Fairweather"),
+  g("credential", "Dorian Fairweather atty at law", "Dorian", "Fairweather"),
+  g("credential", "Dorian Fairweather, Attorney", "Dorian", "Fairweather"),
+  g("credential", "Dorian Fairweather GRI", "Dorian", "Fairweather"),
+  g("credential", "Fairweather, Dorian, Ed. D.", "Dorian", "Fairweather"),
+  // a generational suffix inside a comma-inverted name
+  g("suffix-inverted", "Fairweather, Jr. Dorian", "Dorian", "Fairweather"),
+  g("suffix-inverted", "Okafor, III Wendell T.", "Wendell T.", "Okafor"),
+  g("suffix-inverted", "Okafor, Sr. Wendell", "Wendell", "Okafor"),
+  // Hungarian in native order, with and without diacritics
+  g("hungarian", "Kovács Imre", "Imre", "Kovács"),
+  g("hungarian", "Kovacs Imre", "Imre", "Kovacs"),
+  g("hungarian", "Szabó Sándor", "Sándor", "Szabó"),
+  g("hungarian", "Toth Laszlo", "Laszlo", "Toth"),
+  g("hungarian", "Varga Ádám", "Ádám", "Varga"),
+  g("hungarian", "Horváth Zsófia Anna", "Zsófia Anna", "Horváth"),
+  g("hungarian", "Kertész Ádám", "Ádám", "Kertész"),
+  g("hungarian", "Szekeres Imre", "Imre", "Szekeres"),
+  // Vietnamese names of three or more words, either order
+  g("vietnamese", "Nguyen Van Thanh", "Van Thanh", "Nguyen"),
+  g("vietnamese", "Thanh Van Nguyen", "Thanh Van", "Nguyen"),
+  g("vietnamese", "Tran Thi Mai", "Thi Mai", "Tran"),
+  g("vietnamese", "Mai Thi Tran", "Mai Thi", "Tran"),
+  g("vietnamese", "Nguyễn Thị Hồng Nhung", "Thị Hồng Nhung", "Nguyễn"),
+  g("vietnamese", "Vo Quoc Bao", "Quoc Bao", "Vo"),
+  g("vietnamese", "Quoc Bao Vo", "Quoc Bao", "Vo"),
+  g("vietnamese", "THANH VAN NGUYEN", "THANH VAN", "NGUYEN"),
+  // a double-quoted nickname as the only given name
+  g("nickname", '"Rocky" Fairweather', "Rocky", "Fairweather"),
+  g("nickname", 'Mr. "Rocky" Fairweather', "Rocky", "Fairweather"),
+  g("nickname", 'Fairweather, "Rocky"', "Rocky", "Fairweather"),
+  g("nickname", "“Rocky” van der Berg", "Rocky", "van der Berg"),
+  g("nickname", 'Dorian "Rocky" Fairweather', "Dorian Rocky", "Fairweather"),
+  g("nickname", 'Dorian "Rocky"', null, null),
+  // two surnames without particles (Iberian, Latin American), any case
+  g("two-surnames", "Ricardo Montalvo Quiroga", "Ricardo", "Montalvo Quiroga"),
+  g("two-surnames", "Alicia Bermúdez Peñaloza", "Alicia", "Bermúdez Peñaloza"),
+  g("two-surnames", "RAFAEL SANDOVAL ARRIAGA", "RAFAEL", "SANDOVAL ARRIAGA"),
+  g("two-surnames", "marta villalobos cienfuegos", "marta", "villalobos cienfuegos"),
+  g("two-surnames", "José Luis Romero Paredes", "José Luis", "Romero Paredes"),
+  // all lower case
+  g("lower-case", "priscilla ann vane", "priscilla ann", "vane"),
+  g("lower-case", "wendell t. okafor", "wendell t.", "okafor"),
+  g("lower-case", "dorian de la fuente", "dorian", "de la fuente"),
+  g("lower-case", "okafor, wendell", "wendell", "okafor"),
+  g("lower-case", "dr wendell okafor jr", "wendell", "okafor"),
+  // a trailing comma, stray punctuation, mojibake: words kept as written, no inversion
+  g("punctuation", "Dorian Fairweather,", "Dorian", "Fairweather"),
+  g("punctuation", "Dorian Fairweather ,", "Dorian", "Fairweather"),
+  g("punctuation", "Dorian / Fairweather", "Dorian", "Fairweather"),
+  g("punctuation", "Dorian Fairweather;", "Dorian", "Fairweather"),
+  g("mojibake", "AndrÃ© Fairweather", "AndrÃ©", "Fairweather"),
+  g("mojibake", "JosÃ© GarcÃ\u00ada", "JosÃ©", "GarcÃ\u00ada"),
+  g("mojibake", "Å»aneta Kowalczyk", "Å»aneta", "Kowalczyk"),
+  g("mojibake", "FranÃ§ois MÃ¼ller,", "FranÃ§ois", "MÃ¼ller"),
+];
