@@ -1,6 +1,12 @@
 /**
- * Composition root: config → stores → model → ports → app → Deno.serve, and a graceful stop.
- * Nothing here runs on import except under `deno task start`.
+ * Composition root: config → stores → model → ports → app → HTTP server, and a graceful stop.
+ *
+ * `deno run -A main.ts` starts the service with no other flag (deno.json enables the unstable
+ * KV, cron and raw-import APIs), as Deno Deploy runs it. Run as the main module, this file
+ * registers the cron jobs during its top-level evaluation, before anything is served (Deploy
+ * finds crons there); their handlers use the service once `startService` has built it. Every
+ * file the service reads (migrations, model weights, assets) is found relative to its module.
+ * Nothing here runs on import.
  */
 import { loadConfig } from "./domain/config/config.ts";
 import { buildContext } from "./domain/build_context.ts";
@@ -13,22 +19,47 @@ import { systemClock } from "./domain/shared/clock.ts";
 import { jsonLogger, type Logger } from "./domain/shared/logger.ts";
 import { ensureBootstrapWorkspace } from "./domain/workspaces/ensure_bootstrap_workspace.ts";
 import { loadServiceNameModel } from "./load_service_name_model.ts";
-import { createApp } from "./routes/app.ts";
-import { scheduleIdempotencySweeper } from "./workers/idempotency_sweeper.ts";
-import { scheduleEmbeddedDatabaseMaintenance } from "./workers/embedded_database_maintenance.ts";
+import { createApp, MAX_BODY_BYTES } from "./routes/app.ts";
+import { serveHttp } from "./http_server.ts";
+import { stopOnSignals } from "./process_lifecycle.ts";
+import { type CronJobs, registerCronJobs } from "./workers/cron_job.ts";
+import { IDEMPOTENCY_SWEEP_JOB } from "./workers/idempotency_sweeper.ts";
+import { EMBEDDED_DATABASE_MAINTENANCE_JOB } from "./workers/embedded_database_maintenance.ts";
 import {
+  LEAD_SEARCH_CRON_JOB,
   type LeadSearchRunner,
-  scheduleLeaseSweeper,
   startLeadSearchRunner,
   startLeadSearchWorker,
 } from "./workers/lead_search_runner.ts";
 
+/** Every background job of the service, on Deno.cron. */
+export const SERVICE_CRON_JOBS = [
+  IDEMPOTENCY_SWEEP_JOB,
+  LEAD_SEARCH_CRON_JOB,
+  EMBEDDED_DATABASE_MAINTENANCE_JOB,
+] as const;
+
+export interface StartServiceOptions {
+  /** Background work: the cron jobs and the lead-search runner (default true). */
+  workers?: boolean;
+  /** The lead-search runner on its own (tests start it explicitly); follows `workers` by default. */
+  leadSearchRunner?: boolean;
+  /**
+   * Cron jobs registered already (main.ts, at the top level); otherwise, with `workers`, they
+   * are registered here.
+   */
+  cronJobs?: CronJobs;
+}
+
 export async function startService(
   env: Record<string, string | undefined>,
   logger: Logger,
-  options: { workers?: boolean; leadSearchRunner?: boolean } = {},
+  options: StartServiceOptions = {},
 ) {
   const config = loadConfig(env);
+  if (config.deployment) {
+    logger.info("running on Deno Deploy", { deploymentId: config.deployment.id });
+  }
   const db = await openDatabase({ url: config.databaseUrl, pgliteDir: `${config.dataDir}/pglite` });
   const applied = await migrate(db.sql);
   logger.info("database ready", {
@@ -37,6 +68,15 @@ export async function startService(
     migrationsApplied: applied.length,
   });
   const kv = await openKv(config.kvPath);
+  logger.info("kv ready", {
+    kind: config.kvPath === null
+      ? "platform"
+      : /^https?:\/\//.test(config.kvPath)
+      ? "kv-connect"
+      : config.kvPath === ":memory:"
+      ? "memory"
+      : "file",
+  });
   const secret = config.secret ?? await loadOrCreateSecret(config.dataDir);
   const nameModel = await loadServiceNameModel(config.modelPath, logger);
   if (config.bootstrap) {
@@ -53,6 +93,7 @@ export async function startService(
   const ports = await buildPorts(config, { kv, clock: systemClock });
   logger.info("lookups ready", {
     verifier: config.remoteVerifier ? "remote" : "smtp",
+    smtpConnectTimeoutMs: config.remoteVerifier ? undefined : config.verify.connectTimeoutMs,
     companyResolver: config.companyResolver.kind,
   });
   const ctx = buildContext({
@@ -67,47 +108,72 @@ export async function startService(
     settings: { verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays },
   });
   const app = createApp(ctx, { logRequests: config.logRequests });
-  if (options.workers ?? true) {
-    scheduleIdempotencySweeper(ctx);
-    scheduleEmbeddedDatabaseMaintenance(ctx);
-    scheduleLeaseSweeper(ctx);
-  }
+  const workers = options.workers ?? true;
+  const cronJobs = options.cronJobs ??
+    (workers ? registerCronJobs(logger, SERVICE_CRON_JOBS) : null);
+  cronJobs?.attach({ ctx, leadSearch: config.leadSearch });
   // The runner follows `workers` unless asked for on its own (tests start it explicitly).
   let leadSearchRunner: LeadSearchRunner | null = null;
-  if ((options.leadSearchRunner ?? options.workers ?? true) && config.leadSearch.runner !== "off") {
+  if ((options.leadSearchRunner ?? workers) && config.leadSearch.runner !== "off") {
     leadSearchRunner = config.leadSearch.runner === "worker"
-      ? startLeadSearchWorker({ database: db.target, ...config.leadSearch })
+      ? startLeadSearchWorker({
+        database: db.target,
+        pollMs: config.leadSearch.pollMs,
+        leaseMs: config.leadSearch.leaseMs,
+      })
       : startLeadSearchRunner(ctx, config.leadSearch);
-    logger.info("lead-search runner started", { runner: config.leadSearch.runner });
+    logger.info("lead-search runner started", {
+      runner: config.leadSearch.runner,
+      drivenFromCron: config.leadSearch.driveFromCron,
+    });
   }
-  const server = Deno.serve({
+  const server = serveHttp({
     port: config.port,
     hostname: config.hostname,
+    idleTimeoutMs: config.idleTimeoutMs,
+    // On Deno Deploy the platform's proxy holds the client connections and may give Deno.serve
+    // its listening address: serve exactly as Deno.serve does there.
+    plain: config.deployment !== null,
+    maxBufferedBodyBytes: MAX_BODY_BYTES,
     onListen: ({ hostname, port }) => logger.info("listening", { hostname, port }),
   }, app.fetch);
+  logger.info("http server ready", {
+    mode: server.mode,
+    idleTimeoutMs: server.mode === "connections" ? config.idleTimeoutMs : null,
+  });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     stopping ??= (async () => {
       logger.info("stopping");
-      // The runner finishes its page and hands its run back before the database closes.
-      await leadSearchRunner?.stop();
-      await server.shutdown();
+      // Requests in progress finish (for up to STOP_GRACE_SECONDS) while the runner finishes
+      // its page and hands its run back and running cron jobs stop; then the stores close.
+      await Promise.all([
+        server.shutdown(config.stopGraceMs),
+        leadSearchRunner?.stop(),
+        cronJobs?.detach(),
+      ]);
       await db.close();
       kv.close();
+      logger.info("stopped");
     })();
-  return { server, stop, ctx };
+  return { server, stop, ctx, config };
 }
 
 if (import.meta.main) {
   const logger = jsonLogger();
+  // Registered now, during the module's evaluation and before the server starts.
+  const cronJobs = registerCronJobs(logger, SERVICE_CRON_JOBS);
+  let service: Awaited<ReturnType<typeof startService>>;
   try {
-    const service = await startService(Deno.env.toObject(), logger);
-    for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      Deno.addSignalListener(signal, () => service.stop().then(() => Deno.exit(0)));
-    }
+    service = await startService(Deno.env.toObject(), logger, { cronJobs });
   } catch (error) {
     logger.error("failed to start", { error: (error as Error).message });
     Deno.exit(1);
   }
+  await stopOnSignals(service.stop, logger, {
+    // The grace for requests in progress, and a second for the runner, the pool and KV.
+    deadlineMs: service.config.stopGraceMs + 1_000,
+    watchLauncher: service.config.deployment === null,
+  });
 }

@@ -7,6 +7,7 @@ import type { Config } from "./config/config.ts";
 import type { Ports } from "./context.ts";
 import { createRemoteVerifier } from "./find/remote_verifier.ts";
 import { createSmtpVerifier } from "./find/smtp_verifier.ts";
+import type { SmtpConnect } from "./providers/smtp/smtp_client.ts";
 import { noCompanyResolver } from "./providers/company_resolver/none.ts";
 import { createWikidataResolver } from "./providers/company_resolver/wikidata.ts";
 import { createDenoResolver } from "./providers/dns/deno_resolver.ts";
@@ -85,16 +86,34 @@ function buildWebSearch(
   }
 }
 
-/** The DNS + SMTP engine in this process. */
+/**
+ * The DNS + SMTP engine in this process. Without a remote verifier this is also what runs on
+ * Deno Deploy, where outbound port 25 may be filtered: a connect that gets no answer gives up
+ * after `connectTimeoutMs` (3 s there), the lookup ends `unavailable` and find answers
+ * `verification-unavailable`, uncharged.
+ */
 export async function createLocalVerifier(
   verify: Config["verify"],
-  deps: { kv: Deno.Kv; clock: Clock },
+  deps: { kv: Deno.Kv; clock: Clock; connect?: SmtpConnect },
 ) {
   return createSmtpVerifier({
     dns: createDenoResolver({ nameServer: verify.dnsServer, timeoutMs: verify.commandTimeoutMs }),
     kv: deps.kv,
     clock: deps.clock,
     config: verify,
+    connect: deps.connect ??
+      (verify.connectTimeoutMs < verify.commandTimeoutMs
+        ? connectWithin(verify.connectTimeoutMs)
+        : undefined),
     caCerts: verify.tlsCaFile ? [await Deno.readTextFile(verify.tlsCaFile)] : undefined,
   });
+}
+
+/** `Deno.connect` that gives up (AbortError) after `timeoutMs` without an answer. */
+export function connectWithin(timeoutMs: number, connect: SmtpConnect = Deno.connect): SmtpConnect {
+  return (options) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    return connect({ ...options, signal });
+  };
 }

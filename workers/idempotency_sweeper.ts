@@ -5,7 +5,7 @@
  */
 import type { DomainContext } from "../domain/context.ts";
 import { expireReplayRecords } from "../domain/idempotency/expire_replay_records.ts";
-import { scheduleCronJob } from "./cron_job.ts";
+import type { CronJob } from "./cron_job.ts";
 
 export const SWEEP_SCHEDULE = "17 * * * *";
 
@@ -15,12 +15,10 @@ export async function sweepIdempotencyRecords(ctx: DomainContext): Promise<numbe
   return expired;
 }
 
-/** Registers the sweeper where Deno.cron is available. */
-export function scheduleIdempotencySweeper(ctx: DomainContext): boolean {
-  return scheduleCronJob(ctx.logger, {
-    name: "sweep idempotency records",
-    schedule: SWEEP_SCHEDULE,
-    failureMessage: "idempotency sweep failed",
-    run: () => sweepIdempotencyRecords(ctx),
-  });
-}
+/** The hourly job (registered by main.ts). */
+export const IDEMPOTENCY_SWEEP_JOB: CronJob = {
+  name: "sweep idempotency records",
+  schedule: SWEEP_SCHEDULE,
+  failureMessage: "idempotency sweep failed",
+  run: ({ ctx }) => sweepIdempotencyRecords(ctx),
+};

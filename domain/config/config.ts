@@ -3,6 +3,13 @@ import { API_KEY_PATTERN } from "../auth/api_key.ts";
 /**
  * Service configuration from environment variables. Every variable has a default, so the
  * service starts with no configuration at all (embedded PGlite + a local KV file).
+ *
+ * On Deno Deploy (`DENO_DEPLOYMENT_ID` set, which the platform sets for every deployment) the
+ * defaults change and two settings become required: `DATABASE_URL` (the embedded database would
+ * live on the instance's ephemeral disk, so one instance's charges would vanish with it) and
+ * `SVC_SECRET` (never generated onto that disk). KV is the hosted one (`Deno.openKv()`), the
+ * lead-search runner runs inline and is also driven from cron, and SMTP connects give up
+ * quickly (outbound port 25 is not promised there: use the remote verifier).
  */
 
 /** Points per billable unit. */
@@ -39,13 +46,27 @@ export interface RateLimitRule {
 }
 
 export interface Config {
+  /** Set on Deno Deploy (`DENO_DEPLOYMENT_ID`): the deployment this instance serves. */
+  deployment: { id: string } | null;
   port: number;
   hostname: string;
   dataDir: string;
   databaseUrl: string | null;
-  kvPath: string;
+  /** A file, ":memory:", a KV Connect URL, or null for the platform's KV (`Deno.openKv()`). */
+  kvPath: string | null;
   /** Secret for request fingerprints; null → generated once into DATA_DIR. */
   secret: string | null;
+  /**
+   * `IDLE_TIMEOUT_SECONDS` (default 75; 0 = never): a connection with no request in progress
+   * (an idle keep-alive connection, or one whose request headers or body stopped arriving) is
+   * closed after this long.
+   */
+  idleTimeoutMs: number;
+  /**
+   * `STOP_GRACE_SECONDS` (default 4): on SIGTERM/SIGINT, how long requests in progress may take
+   * to finish before their connections are cut and the process exits.
+   */
+  stopGraceMs: number;
   prices: PriceTable;
   rateLimits: Record<RateLimitBudget, RateLimitRule>;
   bootstrap: { key: string; points: number } | null;
@@ -70,14 +91,19 @@ export interface Config {
 export interface LeadSearchConfig {
   /**
    * `LEAD_SEARCH_RUNNER`: `worker` (a Worker thread, the default, on Postgres and on the embedded
-   * database), `inline` (the main thread, for hosts without Workers) or `off` (this instance runs
-   * none).
+   * database), `inline` (the main thread, for hosts without Workers; the default on Deno Deploy)
+   * or `off` (this instance runs none).
    */
   runner: "worker" | "inline" | "off";
   /** `LEAD_SEARCH_POLL_MS`: how often an idle runner looks for a queued run (default 300). */
   pollMs: number;
   /** `LEAD_SEARCH_LEASE_SECONDS`: how long a claim on a run lasts without a page (default 30). */
   leaseMs: number;
+  /**
+   * On Deno Deploy: the minute cron also delivers runs (until none is left or its time is up),
+   * so a run goes on while no request keeps the app awake.
+   */
+  driveFromCron: boolean;
 }
 
 /** The web-search provider of network search, find's network fallback and enrich's cross-reference. */
@@ -113,6 +139,12 @@ export interface VerifyConfig {
   mailFrom: string;
   /** `VERIFY_TIMEOUT_SECONDS`: the longest wait for one SMTP reply or DNS answer. */
   commandTimeoutMs: number;
+  /**
+   * `VERIFY_CONNECT_TIMEOUT_SECONDS`: the longest wait for a mail host to accept the TCP
+   * connection (default `VERIFY_TIMEOUT_SECONDS`; 3 on Deno Deploy, where port 25 may be
+   * filtered and every attempt would otherwise wait the full command timeout).
+   */
+  connectTimeoutMs: number;
   /** `VERIFY_LOOKUP_SECONDS`: the longest one whole lookup may take. */
   lookupTimeoutMs: number;
   /** `VERIFY_GREYLIST_RETRY_SECONDS`: the wait before the one retry of a 4xx RCPT reply. */
@@ -203,14 +235,23 @@ function dnsServer(env: Env): { ipAddr: string; port: number } | null {
   return { ipAddr: match[1], port: match[2] ? Number(match[2]) : 53 };
 }
 
-function loadVerifyConfig(env: Env): VerifyConfig {
+function loadVerifyConfig(env: Env, onDeploy: boolean): VerifyConfig {
   const heloName = env.VERIFY_HELO_NAME?.trim() || "localhost";
+  const commandTimeoutMs = seconds(env, "VERIFY_TIMEOUT_SECONDS", 10);
   return {
     dnsServer: dnsServer(env),
     smtpPort: integer(env, "VERIFY_SMTP_PORT", 25, 1),
     heloName,
     mailFrom: env.VERIFY_MAIL_FROM?.trim() || `verify@${heloName}`,
-    commandTimeoutMs: seconds(env, "VERIFY_TIMEOUT_SECONDS", 10),
+    commandTimeoutMs,
+    connectTimeoutMs: Math.min(
+      commandTimeoutMs,
+      seconds(
+        env,
+        "VERIFY_CONNECT_TIMEOUT_SECONDS",
+        onDeploy ? DEPLOY_CONNECT_TIMEOUT_SECONDS : commandTimeoutMs / 1000,
+      ),
+    ),
     lookupTimeoutMs: seconds(env, "VERIFY_LOOKUP_SECONDS", 45),
     greylistRetryMs: seconds(env, "VERIFY_GREYLIST_RETRY_SECONDS", 20),
     cacheSeconds: integer(env, "VERIFY_CACHE_SECONDS", 3600),
@@ -294,7 +335,48 @@ function rateLimit(env: Env, budget: RateLimitBudget): RateLimitRule {
   return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
 }
 
+/** The SMTP connect timeout on Deno Deploy unless `VERIFY_CONNECT_TIMEOUT_SECONDS` says otherwise. */
+export const DEPLOY_CONNECT_TIMEOUT_SECONDS = 3;
+
+/** The deployment when running on Deno Deploy (`DENO_DEPLOYMENT_ID`), else null. */
+export function detectDeployment(env: Env): { id: string } | null {
+  const id = env.DENO_DEPLOYMENT_ID?.trim();
+  return id ? { id } : null;
+}
+
+/** What Deno Deploy needs from the environment; a ConfigError naming what is missing. */
+function checkDeployEnvironment(env: Env, deployment: { id: string }): void {
+  const missing = [
+    env.DATABASE_URL?.trim()
+      ? null
+      : "DATABASE_URL is required on Deno Deploy (DENO_DEPLOYMENT_ID is set): link a Postgres " +
+        "database to the app, or set DATABASE_URL=postgres://… yourself. The embedded database " +
+        "would live on the instance's ephemeral disk and lose every balance and charge with it.",
+    env.SVC_SECRET?.trim() ? null : "SVC_SECRET is required on Deno Deploy " +
+      "(DENO_DEPLOYMENT_ID is set): set it to a long random secret (e.g. `openssl rand -hex 32`), " +
+      "the same on every instance; it is never generated onto the instance's disk there.",
+  ].filter((line): line is string => line !== null);
+  if (missing.length > 0) {
+    throw new ConfigError(`${missing.join(" ")} (deployment ${deployment.id})`);
+  }
+  const kvPath = env.KV_PATH?.trim();
+  if (kvPath && !/^https?:\/\//.test(kvPath)) {
+    throw new ConfigError(
+      `KV_PATH on Deno Deploy must be unset (the platform's KV) or a KV Connect URL, got ` +
+        `"${kvPath}": a file there is per instance and ephemeral, so limits would not be shared`,
+    );
+  }
+  if (env.LEAD_SEARCH_RUNNER?.trim() === "worker") {
+    throw new ConfigError(
+      "LEAD_SEARCH_RUNNER=worker is not used on Deno Deploy: leave it unset (inline, resumed " +
+        "from cron) or set it to off",
+    );
+  }
+}
+
 export function loadConfig(env: Env): Config {
+  const deployment = detectDeployment(env);
+  if (deployment) checkDeployEnvironment(env, deployment);
   const dataDir = env.DATA_DIR?.trim() || "./data";
   const prices = Object.fromEntries(
     Object.entries(PRICE_ENV).map(([field, name]) => [
@@ -314,12 +396,15 @@ export function loadConfig(env: Env): Config {
   }
 
   return {
+    deployment,
     port: integer(env, "PORT", 8787),
     hostname: env.HOST?.trim() || "0.0.0.0",
     dataDir,
     databaseUrl: env.DATABASE_URL?.trim() || null,
-    kvPath: env.KV_PATH?.trim() || `${dataDir}/kv.sqlite3`,
+    kvPath: env.KV_PATH?.trim() || (deployment ? null : `${dataDir}/kv.sqlite3`),
     secret: env.SVC_SECRET?.trim() || null,
+    idleTimeoutMs: seconds(env, "IDLE_TIMEOUT_SECONDS", 75),
+    stopGraceMs: seconds(env, "STOP_GRACE_SECONDS", 4),
     prices,
     rateLimits,
     bootstrap: bootstrapKey
@@ -328,19 +413,19 @@ export function loadConfig(env: Env): Config {
     authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 5),
     modelPath: env.NAME_MODEL_PATH?.trim() || null,
     logRequests: env.LOG_REQUESTS?.trim() !== "false",
-    verify: loadVerifyConfig(env),
+    verify: loadVerifyConfig(env, deployment !== null),
     remoteVerifier: remoteVerifier(env),
     companyResolver: companyResolver(env),
     webSearch: webSearch(env),
     reverseLookups: reverseLookups(env),
     searchCacheSeconds: integer(env, "SEARCH_CACHE_SECONDS", 86_400),
     providerTimeoutMs: seconds(env, "PROVIDER_TIMEOUT_SECONDS", 10),
-    leadSearch: leadSearchConfig(env),
+    leadSearch: leadSearchConfig(env, deployment !== null),
   };
 }
 
-function leadSearchConfig(env: Env): LeadSearchConfig {
-  const runner = env.LEAD_SEARCH_RUNNER?.trim() || "worker";
+function leadSearchConfig(env: Env, onDeploy: boolean): LeadSearchConfig {
+  const runner = env.LEAD_SEARCH_RUNNER?.trim() || (onDeploy ? "inline" : "worker");
   if (runner !== "worker" && runner !== "inline" && runner !== "off") {
     throw new ConfigError(`LEAD_SEARCH_RUNNER must be worker, inline or off, got "${runner}"`);
   }
@@ -348,5 +433,6 @@ function leadSearchConfig(env: Env): LeadSearchConfig {
     runner,
     pollMs: integer(env, "LEAD_SEARCH_POLL_MS", 300),
     leaseMs: seconds(env, "LEAD_SEARCH_LEASE_SECONDS", 30),
+    driveFromCron: onDeploy && runner !== "off",
   };
 }

@@ -1,19 +1,22 @@
 /**
  * Deno KV, opened once by main.ts and passed in. A local file (default under DATA_DIR), a
- * remote KV Connect URL, or ":memory:" in tests. Writes go through atomic operations that are
- * checked; `database is locked` (two threads on one sqlite file) is retried.
+ * remote KV Connect URL, ":memory:" in tests, or null for the platform's own KV
+ * (`Deno.openKv()` with no argument: the hosted KV on Deno Deploy; elsewhere Deno keeps a file
+ * for the main module under its cache directory). Writes go through atomic operations that are
+ * checked; `database is locked` (several threads or processes on one sqlite file) is retried.
  */
-export async function openKv(path: string): Promise<Deno.Kv> {
+export async function openKv(path: string | null): Promise<Deno.Kv> {
+  if (path === null) return await withKvRetry(() => Deno.openKv());
   if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
     const dir = path.replace(/[\\/][^\\/]*$/, "");
     if (dir && dir !== path) await Deno.mkdir(dir, { recursive: true });
   }
-  return await withKvRetry(() => Deno.openKv(path === ":memory:" ? ":memory:" : path));
+  return await withKvRetry(() => Deno.openKv(path));
 }
 
 const LOCKED = /database is locked|SQLITE_BUSY/i;
 
-/** Runs a KV call, retrying briefly while the sqlite file is locked by another thread. */
+/** Runs a KV call, retrying briefly while the sqlite file is locked by another thread or process. */
 export async function withKvRetry<T>(call: () => Promise<T>, attempts = 20): Promise<T> {
   for (let attempt = 1;; attempt++) {
     try {
