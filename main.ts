@@ -8,7 +8,7 @@
  * file the service reads (migrations, model weights, assets) is found relative to its module.
  * Nothing here runs on import.
  */
-import { loadConfig } from "./domain/config/config.ts";
+import { detectDeployment, loadConfig } from "./domain/config/config.ts";
 import { buildContext } from "./domain/build_context.ts";
 import { buildPorts } from "./domain/build_ports.ts";
 import { openDatabase } from "./domain/stores/database.ts";
@@ -21,7 +21,7 @@ import { ensureBootstrapWorkspace } from "./domain/workspaces/ensure_bootstrap_w
 import { loadServiceNameModel } from "./load_service_name_model.ts";
 import { createApp, MAX_BODY_BYTES } from "./routes/app.ts";
 import { serveHttp } from "./http_server.ts";
-import { stopOnSignals } from "./process_lifecycle.ts";
+import { findLaunchers, type Launcher, stopOnSignals } from "./process_lifecycle.ts";
 import { type CronJobs, registerCronJobs } from "./workers/cron_job.ts";
 import { IDEMPOTENCY_SWEEP_JOB } from "./workers/idempotency_sweeper.ts";
 import { EMBEDDED_DATABASE_MAINTENANCE_JOB } from "./workers/embedded_database_maintenance.ts";
@@ -164,6 +164,11 @@ if (import.meta.main) {
   const logger = jsonLogger();
   // Registered now, during the module's evaluation and before the server starts.
   const cronJobs = registerCronJobs(logger, SERVICE_CRON_JOBS);
+  // The launchers above this process (`npx`, `deno task`), seen before anything is served: a
+  // signal to one of them during start-up is then noticed too (process_lifecycle.ts).
+  const launchers: Launcher[] = Deno.build.os === "linux" && !detectDeployment(Deno.env.toObject())
+    ? await findLaunchers()
+    : [];
   let service: Awaited<ReturnType<typeof startService>>;
   try {
     service = await startService(Deno.env.toObject(), logger, { cronJobs });
@@ -175,5 +180,6 @@ if (import.meta.main) {
     // The grace for requests in progress, and a second for the runner, the pool and KV.
     deadlineMs: service.config.stopGraceMs + 1_000,
     watchLauncher: service.config.deployment === null,
+    launchers,
   });
 }

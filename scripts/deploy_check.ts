@@ -28,6 +28,7 @@ import postgres from "postgres";
 import { demoPeople } from "../domain/directory/demo_people.ts";
 import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
 import { silentLogger } from "../domain/shared/logger.ts";
+import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { startVerifier } from "../verifier.ts";
 import { startFakeDns } from "../tests/fakes/dns_server.ts";
 import { startFakeWorld } from "../tests/fakes/serve_fakes.ts";
@@ -45,7 +46,10 @@ let passed = 0;
 let failed = 0;
 
 /** Runs one check: a line `ok   name (detail)` or `FAIL name: why`. */
-async function check(name: string, body: () => Promise<string | void>): Promise<boolean> {
+async function check(
+  name: string,
+  body: () => Promise<string | void> | string | void,
+): Promise<boolean> {
   const started = performance.now();
   try {
     const detail = await body();
@@ -158,27 +162,39 @@ const charged = (body: { data?: { pointsCharged?: number } }) => {
 };
 
 try {
-  const up = await check("starts with `deno run -A main.ts` in Deploy mode on Postgres", async () => {
-    await main.waitHealthy(base, 90_000);
-    const health = await api(base, "", "/healthz");
-    expect(health.body?.database?.kind === "postgres", `healthz: ${brief(health.body)}`);
-    expect(main.logged("running on Deno Deploy").length === 1, "no 'running on Deno Deploy' line");
-    return `healthz ${brief(health.body)}`;
-  });
+  const up = await check(
+    "starts with `deno run -A main.ts` in Deploy mode on Postgres",
+    async () => {
+      await main.waitHealthy(base, 90_000);
+      const health = await api(base, "", "/healthz");
+      expect(health.body?.database?.kind === "postgres", `healthz: ${brief(health.body)}`);
+      expect(
+        main.logged("running on Deno Deploy").length === 1,
+        "no 'running on Deno Deploy' line",
+      );
+      return `healthz ${brief(health.body)}`;
+    },
+  );
   if (!up) throw new Error("the service did not start; the other checks cannot run");
 
-  await check("Deploy mode: platform KV, inline runner driven from cron, plain Deno.serve, remote verifier", async () => {
-    const kv = main.logged("kv ready")[0];
-    expect(kv?.kind === "platform", `kv: ${brief(kv)}`);
-    const runner = main.logged("lead-search runner started")[0];
-    expect(runner?.runner === "inline" && runner?.drivenFromCron === true, `runner: ${brief(runner)}`);
-    const http = main.logged("http server ready")[0];
-    expect(http?.mode === "deno-serve", `http: ${brief(http)}`);
-    const lookups = main.logged("lookups ready")[0];
-    expect(lookups?.verifier === "remote", `lookups: ${brief(lookups)}`);
-    const bootstrap = main.logged("bootstrap workspace ready")[0];
-    expect(bootstrap?.created === true, `bootstrap: ${brief(bootstrap)}`);
-  });
+  await check(
+    "Deploy mode: platform KV, inline runner driven from cron, plain Deno.serve, remote verifier",
+    () => {
+      const kv = main.logged("kv ready")[0];
+      expect(kv?.kind === "platform", `kv: ${brief(kv)}`);
+      const runner = main.logged("lead-search runner started")[0];
+      expect(
+        runner?.runner === "inline" && runner?.drivenFromCron === true,
+        `runner: ${brief(runner)}`,
+      );
+      const http = main.logged("http server ready")[0];
+      expect(http?.mode === "deno-serve", `http: ${brief(http)}`);
+      const lookups = main.logged("lookups ready")[0];
+      expect(lookups?.verifier === "remote", `lookups: ${brief(lookups)}`);
+      const bootstrap = main.logged("bootstrap workspace ready")[0];
+      expect(bootstrap?.created === true, `bootstrap: ${brief(bootstrap)}`);
+    },
+  );
 
   // A second instance on the same database and the same (platform) KV, without a remote verifier.
   second = new ServiceChild("deploy-2", {
@@ -209,19 +225,22 @@ try {
     return `${paths.length} paths`;
   });
 
-  await check("POST /api/v1/name/parse (with an Idempotency-Key, then its free replay)", async () => {
-    const init = {
-      body: { name: "Dr. Tanaka Hiroshi" },
-      headers: { "Idempotency-Key": `deploy-check-${crypto.randomUUID()}` },
-    };
-    const res = await api(base, KEY, "/api/v1/name/parse", init);
-    expect(res.status === 200, `${res.status} ${brief(res.body)}`);
-    expect(res.body.data.surname === "Tanaka", `answer ${brief(res.body)}`);
-    expect(charged(res.body) === 1, `pointsCharged ${res.body.data.pointsCharged}`);
-    const replay = await api(base, KEY, "/api/v1/name/parse", init);
-    expect(replay.body.data.replay === true && replay.body.data.pointsCharged === 0, "replay");
-    return `${res.body.data.given} / ${res.body.data.surname}, source ${res.body.data.source}`;
-  });
+  await check(
+    "POST /api/v1/name/parse (with an Idempotency-Key, then its free replay)",
+    async () => {
+      const init = {
+        body: { name: "Dr. Tanaka Hiroshi" },
+        headers: { "Idempotency-Key": `deploy-check-${crypto.randomUUID()}` },
+      };
+      const res = await api(base, KEY, "/api/v1/name/parse", init);
+      expect(res.status === 200, `${res.status} ${brief(res.body)}`);
+      expect(res.body.data.surname === "Tanaka", `answer ${brief(res.body)}`);
+      expect(charged(res.body) === 1, `pointsCharged ${res.body.data.pointsCharged}`);
+      const replay = await api(base, KEY, "/api/v1/name/parse", init);
+      expect(replay.body.data.replay === true && replay.body.data.pointsCharged === 0, "replay");
+      return `${res.body.data.given} / ${res.body.data.surname}, source ${res.body.data.source}`;
+    },
+  );
 
   await check("POST /api/v1/name/parse/batch", async () => {
     const res = await api(base, KEY, "/api/v1/name/parse/batch", {
@@ -275,7 +294,7 @@ try {
     expect(res.body.data.reason === null, `answer ${brief(res.body)}`);
     expect(!JSON.stringify(res.body).includes("555"), "a phone number came through");
     expect(charged(res.body) === 10, `pointsCharged ${res.body.data.pointsCharged}`);
-    return `${res.body.data.person?.name}, ${res.body.data.person?.company}`;
+    return `${res.body.data.person?.name}, ${res.body.data.person?.companyName}`;
   });
 
   // The directory for lead search, loaded into the linked database as `admin demo` would.
@@ -321,7 +340,10 @@ try {
       return run.body.data.status === "cancelled" ? run.body.data : null;
     }, 100);
     expect(done.deliveredCount < PEOPLE, `delivered ${done.deliveredCount} of ${PEOPLE}`);
-    expect(done.creditsCharged === done.deliveredCount * LEAD_PRICE, `charged ${done.creditsCharged}`);
+    expect(
+      done.creditsCharged === done.deliveredCount * LEAD_PRICE,
+      `charged ${done.creditsCharged}`,
+    );
     reportedCharges += done.creditsCharged;
     const points = await api(base, KEY, "/api/v1/points");
     expect(points.body.data.reserved === 0, `reserved ${points.body.data.reserved}`);
@@ -344,41 +366,73 @@ try {
     return `${text.length} bytes`;
   });
 
-  await check("second instance: port 25 refused or silent → verification-unavailable, uncharged, fast", async () => {
-    await second!.waitHealthy(secondBase, 90_000);
-    const lookups = second!.logged("lookups ready")[0];
-    expect(lookups?.verifier === "smtp" && lookups?.smtpConnectTimeoutMs === 3000, brief(lookups));
-    const before = await api(secondBase, KEY, "/api/v1/points");
-    const times: string[] = [];
-    for (const company of ["refuses.test", "blackhole.test"]) {
-      const started = performance.now();
-      const res = await api(secondBase, KEY, "/api/v1/find", {
-        body: { name: "Ada Lovelace", company },
-      });
-      const ms = Math.round(performance.now() - started);
-      expect(res.status === 200, `${company}: ${res.status} ${brief(res.body)}`);
+  await check(
+    "second instance: port 25 refused or silent → verification-unavailable, uncharged, fast",
+    async () => {
+      await second!.waitHealthy(secondBase, 90_000);
+      const lookups = second!.logged("lookups ready")[0];
       expect(
-        res.body.data.found === false && res.body.data.reason === "verification-unavailable",
-        `${company}: ${brief(res.body)}`,
+        lookups?.verifier === "smtp" && lookups?.smtpConnectTimeoutMs === 3000,
+        brief(lookups),
       );
-      expect(res.body.data.pointsCharged === 0, `${company}: charged ${res.body.data.pointsCharged}`);
-      expect(ms < 10_000, `${company}: took ${ms} ms`);
-      times.push(`${company} ${ms} ms`);
-    }
-    const after = await api(secondBase, KEY, "/api/v1/points");
-    expect(after.body.data.available === before.body.data.available, "the balance moved");
-    return times.join(", ");
-  });
+      const before = await api(secondBase, KEY, "/api/v1/points");
+      const times: string[] = [];
+      for (const company of ["refuses.test", "blackhole.test"]) {
+        const started = performance.now();
+        const res = await api(secondBase, KEY, "/api/v1/find", {
+          body: { name: "Ada Lovelace", company },
+        });
+        const ms = Math.round(performance.now() - started);
+        expect(res.status === 200, `${company}: ${res.status} ${brief(res.body)}`);
+        expect(
+          res.body.data.found === false && res.body.data.reason === "verification-unavailable",
+          `${company}: ${brief(res.body)}`,
+        );
+        expect(
+          res.body.data.pointsCharged === 0,
+          `${company}: charged ${res.body.data.pointsCharged}`,
+        );
+        expect(ms < 10_000, `${company}: took ${ms} ms`);
+        times.push(`${company} ${ms} ms`);
+      }
+      const after = await api(secondBase, KEY, "/api/v1/points");
+      expect(after.body.data.available === before.body.data.available, "the balance moved");
+      return times.join(", ");
+    },
+  );
 
-  await check("both instances share the platform KV: one rate-limit window", async () => {
-    // The `account` budget (GET /points) counts in KV; both instances must see one counter.
-    const a = await api(base, KEY, "/api/v1/points");
-    const b = await api(secondBase, KEY, "/api/v1/points");
-    const remainingA = Number(a.headers.get("ratelimit-remaining") ?? a.headers.get("x-ratelimit-remaining"));
-    const remainingB = Number(b.headers.get("ratelimit-remaining") ?? b.headers.get("x-ratelimit-remaining"));
-    expect(Number.isFinite(remainingA) && Number.isFinite(remainingB), "no rate-limit headers");
-    expect(remainingB === remainingA - 1, `remaining ${remainingA} then ${remainingB}`);
-    return `remaining ${remainingA} → ${remainingB}`;
+  await check("both instances share the platform KV: one rate-limit budget", async () => {
+    // A workspace with no points, so nothing is charged: an admitted batch is refused for its
+    // price (402), one over the budget with 429. The `name_parse_batch` budget (120 a minute)
+    // is counted in KV; both instances together must admit no more than it.
+    const { apiKey } = await createWorkspace(sql, { name: "deploy-check-limits" });
+    const limit = 120;
+    const send = (i: number) =>
+      api(i % 2 === 0 ? base : secondBase, apiKey, "/api/v1/name/parse/batch", {
+        body: { names: ["Ada Lovelace"] },
+        headers: { "Idempotency-Key": `deploy-check-limit-${i}` },
+      });
+    const first = await send(0);
+    // Not across a window's end: wait for the next window when this one is nearly over.
+    const reset = Number(first.headers.get("ratelimit-reset") ?? 60);
+    if (reset < 10) await sleep(reset * 1000 + 500);
+    const answers = [];
+    for (let i = 1; i <= limit + 40; i += 16) {
+      answers.push(
+        ...await Promise.all(
+          Array.from({ length: Math.min(16, limit + 41 - i) }, (_, k) => send(i + k)),
+        ),
+      );
+    }
+    const refused = answers.filter((a) => a.status === 429).length;
+    const admitted = answers.length - refused + (reset < 10 ? 0 : 1);
+    const other = answers.filter((a) => a.status !== 429 && a.status !== 402);
+    expect(other.length === 0, `answers ${brief(other.map((a) => [a.status, a.body]))}`);
+    expect(admitted <= limit, `admitted ${admitted} of a budget of ${limit}`);
+    expect(refused > 0, "nothing refused");
+    return `${
+      answers.length + 1
+    } batches to both instances: ${admitted} admitted (budget ${limit}), ${refused} refused`;
   });
 
   await check("charges: the ledger holds exactly what the answers said", async () => {
@@ -418,24 +472,27 @@ try {
       ["SVC_SECRET", /SVC_SECRET is required on Deno Deploy/],
     ] as const
   ) {
-    await check(`Deploy mode without ${missing}: refuses to start, with a clear message`, async () => {
-      const env = { ...appEnv, PORT: String(freePort()) };
-      delete (env as Record<string, string>)[missing];
-      const started = performance.now();
-      const child = new ServiceChild(`no-${missing}`, env, { show: SHOW });
-      const status = await Promise.race([child.exited(), sleep(30_000).then(() => null)]);
-      if (!status) {
-        child.killGroup();
-        throw new Error("still running after 30 s");
-      }
-      expect(status.code === 1, `exit code ${status.code}`);
-      const failure = child.logged("failed to start")[0];
-      expect(failure && message.test(String(failure.error)), `output:\n${child.output()}`);
-      expect(!(await exists(dataDir)), `${dataDir} was created`);
-      return `exit 1 after ${Math.round(performance.now() - started)} ms: "${
-        String(failure.error).slice(0, 90)
-      }…"`;
-    });
+    await check(
+      `Deploy mode without ${missing}: refuses to start, with a clear message`,
+      async () => {
+        const env = { ...appEnv, PORT: String(freePort()) };
+        delete (env as Record<string, string>)[missing];
+        const started = performance.now();
+        const child = new ServiceChild(`no-${missing}`, env, { show: SHOW });
+        const status = await Promise.race([child.exited(), sleep(30_000).then(() => null)]);
+        if (!status) {
+          child.killGroup();
+          throw new Error("still running after 30 s");
+        }
+        expect(status.code === 1, `exit code ${status.code}`);
+        const failure = child.logged("failed to start")[0];
+        expect(failure && message.test(String(failure.error)), `output:\n${child.output()}`);
+        expect(!(await exists(dataDir)), `${dataDir} was created`);
+        return `exit 1 after ${Math.round(performance.now() - started)} ms: "${
+          String(failure.error).slice(0, 90)
+        }…"`;
+      },
+    );
   }
 } catch (error) {
   console.log(`FAIL ${(error as Error).message}`);

@@ -105,7 +105,10 @@ export class ServiceChild {
     while (Date.now() < end) {
       const [record] = this.logged("listening");
       if (record) return Number(record.port);
-      const exited = await Promise.race([this.status.then(() => true), sleep(50).then(() => false)]);
+      const exited = await Promise.race([
+        this.status.then(() => true),
+        sleep(50).then(() => false),
+      ]);
       if (exited) break;
     }
     throw new Error(`${this.label} did not start listening:\n${this.output().slice(-4000)}`);
