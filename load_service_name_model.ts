@@ -16,6 +16,7 @@ export async function loadServiceNameModel(
       logger.info("name model loaded", {
         version: loaded.model.version,
         threshold: loaded.model.threshold,
+        runtime: describeRuntime((loaded.model as { runtime?: unknown }).runtime),
       });
       return loaded.model;
     }
@@ -28,4 +29,23 @@ export async function loadServiceNameModel(
     });
   }
   return null;
+}
+
+/**
+ * Which engine runs the model, for the start log: the WebAssembly forward kernel in the process
+ * (the default; no npm runtime is installed for it), or an ONNX runtime where the kernel cannot
+ * serve the file: onnxruntime-node (a native addon) or onnxruntime-web (WebAssembly). The ONNX
+ * runtimes are in deno.dev.json only, so `deno task start` neither downloads nor loads them.
+ */
+function describeRuntime(runtime: unknown): string {
+  switch (runtime) {
+    case "kernel":
+      return "kernel (WebAssembly, in process)";
+    case "node":
+      return "onnxruntime-node (native)";
+    case "web":
+      return "onnxruntime-web (WebAssembly)";
+    default:
+      return String(runtime ?? "unknown");
+  }
 }

@@ -2,7 +2,8 @@
  * `deno task bench:model`: names per second for the name model (featurize + infer + decode),
  * one name per call and in batches of 100, the service's batch path (the domain's cleaning +
  * featurize + infer + decode, batches of 100), beside humanparser and parse-full-name run
- * in-process on the same names. Pass `--runtime web` to measure the WASM fallback, `--model PATH`
+ * in-process on the same names. The loader's runtime by default (the forward kernel); pass
+ * `--runtime node` or `--runtime web` to measure onnxruntime-node or its WASM fallback, `--model PATH`
  * for other weights than the bundled ones.
  */
 import { parseArgs } from "node:util";
@@ -27,7 +28,7 @@ const seconds = Number(values.seconds);
 const windows = Math.max(1, Number(values.windows));
 
 const loaded = await loadNameModel({
-  runtime: values.runtime as "node" | "web" | undefined,
+  runtime: values.runtime as "kernel" | "node" | "web" | undefined,
   path: values.model,
 });
 if (!loaded.model) {

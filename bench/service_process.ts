@@ -3,11 +3,39 @@
  * providers run in the benchmark's process; and a closed-loop client that sends a different body
  * per request. Used by bench:find and bench:lookups.
  */
+import postgres from "postgres";
 import { BENCH_CONCURRENCY } from "./http_support.ts";
 
 export const BENCH_API_KEY = `svc_sk_${"ab".repeat(24)}`;
 
-export async function startServiceProcess(env: Record<string, string>) {
+/**
+ * On DATABASE_URL's server, a new database for one run (dropped by `drop`): a ledger left by
+ * earlier runs (and never analyzed) would slow the charges down as it grows.
+ */
+async function freshDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = postgres(baseUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await cleanup.end();
+    },
+  };
+}
+
+export async function startServiceProcess(
+  env: Record<string, string>,
+  options: { freshDatabase?: boolean } = {},
+) {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-" });
   const port = 18_000 + Math.floor(Math.random() * 2000);
   const serviceEnv: Record<string, string> = {
@@ -20,8 +48,10 @@ export async function startServiceProcess(env: Record<string, string>) {
     ...env,
   };
   const databaseUrl = Deno.env.get("DATABASE_URL");
-  if (databaseUrl) serviceEnv.DATABASE_URL = databaseUrl;
+  const fresh = databaseUrl && options.freshDatabase ? await freshDatabase(databaseUrl) : null;
+  if (databaseUrl) serviceEnv.DATABASE_URL = fresh?.url ?? databaseUrl;
   const child = new Deno.Command(Deno.execPath(), {
+    cwd: new URL("..", import.meta.url).pathname,
     args: [
       "run",
       "-A",
@@ -45,10 +75,13 @@ export async function startServiceProcess(env: Record<string, string>) {
   }
   return {
     base,
+    /** The service process itself (for its resident memory and CPU time). */
+    pid: child.pid,
     databaseKind: databaseUrl ? "postgres" : "pglite",
     stop: async () => {
       child.kill("SIGTERM");
       await child.status;
+      await fresh?.drop();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };

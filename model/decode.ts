@@ -34,7 +34,17 @@ export const BOTH_ORDERS_CUT = 0.25;
 
 /** True when some letter of the name is a capital. */
 function hasCapital(words: readonly string[]): boolean {
-  for (const w of words) if (w !== w.toLowerCase()) return true;
+  for (const w of words) {
+    for (let i = 0; i < w.length; i++) {
+      const c = w.charCodeAt(i);
+      if (c >= 128) {
+        // beyond ASCII the lower-cased copy tells
+        if (w !== w.toLowerCase()) return true;
+        break;
+      }
+      if (c >= 65 && c <= 90) return true;
+    }
+  }
   return false;
 }
 
@@ -160,6 +170,7 @@ export function scoreReadings(
 // Reused between calls (decoding is synchronous): prefix sums and particle flags per word.
 let LG = new Float64Array(16), LS = new Float64Array(16);
 let PART = new Uint8Array(16), CONN = new Uint8Array(16), VALID = new Uint8Array(32);
+let EXPS = new Float64Array(32);
 
 /** The reading of one name (or the constrained reading's probability). */
 export function decodeName(
@@ -180,6 +191,7 @@ export function decodeName(
     PART = new Uint8Array(2 * n + 2);
     CONN = new Uint8Array(2 * n + 2);
     VALID = new Uint8Array(4 * n + 4);
+    EXPS = new Float64Array(4 * n + 4);
   }
   const lg = LG, ls = LS, part = PART, conn = CONN, valid = VALID;
   const capitals = hasCapital(words);
@@ -210,15 +222,17 @@ export function decodeName(
   }
   // calibration: every reading's log-probability divided by the temperature (1: none)
   const inv = 1 / temperature;
+  const exps = EXPS;
   let z = 0;
   for (let r = 0; r < R; r++) {
-    if (!anyValid || valid[r] === 1) z += Math.exp((readingLp(r, n, lg, ls) - m) * inv);
+    exps[r] = Math.exp((readingLp(r, n, lg, ls) - m) * inv);
+    if (!anyValid || valid[r] === 1) z += exps[r];
   }
   // compared on the normalised probability, as the sort in `scoreReadings` does
   let best = -1, bestP = -1, massG = 0, massS = 0;
   for (let r = 0; r < R; r++) {
     if (anyValid && valid[r] === 0) continue;
-    const p = Math.exp((readingLp(r, n, lg, ls) - m) * inv) / z;
+    const p = exps[r] / z;
     if (p > bestP) {
       bestP = p;
       best = r;
@@ -233,7 +247,7 @@ export function decodeName(
     return {
       order: constraint.order,
       split: constraint.split,
-      confidence: Math.min(1, Math.exp((readingLp(r, n, lg, ls) - m) * inv) / z),
+      confidence: Math.min(1, exps[r] / z),
       bothOrders: (gf ? massS : massG) >= BOTH_ORDERS_CUT,
     };
   }

@@ -5,7 +5,7 @@
  * Every feature is a row index into one embedding table of `buckets` rows; row `buckets` is
  * the all-zero padding row.
  */
-import { fold, foldWithMarks, isCjkScript, type Script, scriptOf } from "./text.ts";
+import { fold, foldWithMarksLatin, isCjkScript, type Script, scriptOf } from "./text.ts";
 
 export interface FeatureConfig {
   /** Number of hashed embedding rows (the padding row is `buckets`). */
@@ -79,8 +79,30 @@ export const LOWER_ONLY_PARTICLES: ReadonlySet<string> = new Set(["y", "e", "i",
 /** Irish particles matched on the lower-cased word with its accents ("Ó" must not match "O"). */
 const ACCENTED_PARTICLES: ReadonlySet<string> = new Set(["ó", "ní", "nic", "ua", "uí", "mhic"]);
 
+/** Low 16 bits of the FNV-1a hash of every particle of the three sets. */
+const ANY_PARTICLE_BITS = new Uint32Array(1 << 11); // a bit per 16-bit hash value
+for (const p of [...PARTICLES, ...LOWER_ONLY_PARTICLES, ...ACCENTED_PARTICLES]) {
+  const h = asciiLowerHash(p);
+  if (h >= 0) ANY_PARTICLE_BITS[(h >>> 5) & 0x7ff] |= 1 << (h & 31);
+}
+
+/** FNV-1a of the word lower-cased, or -1 when it is not printable ASCII (then `fold` may differ). */
+function asciiLowerHash(word: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) {
+    let c = word.charCodeAt(i);
+    if (c < 32 || c > 126) return -1;
+    if (c >= 65 && c <= 90) c |= 32;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 /** True when the word is a surname particle (van, de la, bin, y…). */
 export function isParticle(word: string): boolean {
+  // printable ASCII: lower case is the folded form; a word whose hash no particle has is none
+  const h = asciiLowerHash(word);
+  if (h >= 0 && (ANY_PARTICLE_BITS[(h >>> 5) & 0x7ff] & (1 << (h & 31))) === 0) return false;
   if (LOWER_ONLY_PARTICLES.has(word)) return true;
   if (ACCENTED_PARTICLES.has(word.toLowerCase())) return true;
   const f = fold(word);
@@ -139,6 +161,9 @@ function mix(h: number, ns: number): number {
   return h >>> 0;
 }
 
+/** Slots of the per-call word memo (a power of two; it holds at most half as many words). */
+const MEMO_SLOTS = 1024;
+
 const NS_SELF = 1, NS_PREV = 2, NS_NEXT = 3, NS_FIRST = 4, NS_LAST = 5, NS_PREV2 = 6, NS_NEXT2 = 7;
 const NS_POS_FIRST = 8, NS_POS_LAST = 9, NS_NAME = 10;
 
@@ -149,6 +174,15 @@ const P = (prefix: string) => {
   return (s: string) => hashString(s, seed);
 };
 const H_WORD = P("w:"), H_RAW = P("raw:");
+/** Low 16 bits of `H_WORD` of every particle and accented particle: a word whose hash is not here is not one. */
+const PARTICLE_BITS = new Uint32Array(1 << 11); // a bit per 16-bit hash value
+for (const p of [...PARTICLES, ...ACCENTED_PARTICLES]) {
+  const h = H_WORD(p);
+  PARTICLE_BITS[(h >>> 5) & 0x7ff] |= 1 << (h & 31);
+}
+const maybeParticle = (h: number) => (PARTICLE_BITS[(h >>> 5) & 0x7ff] & (1 << (h & 31))) !== 0;
+const LONGEST_LOWER_ONLY = Math.max(...[...LOWER_ONLY_PARTICLES].map((p) => p.length));
+const LOWER_ONLY_FIRST = new Set([...LOWER_ONLY_PARTICLES].map((p) => p.charCodeAt(0)));
 const H_SHAPE = P("sh:");
 const SCRIPT_H = new Map<string, number>();
 const LEN_H = [0, 1, 2, 3, 4, 5, 6].map((i) => F(`len:${i}`));
@@ -170,6 +204,8 @@ const CAPS_IN_MIXED = F("caps-in-mixed"), LOWER_IN_MIXED = F("lower-in-mixed");
  * the featurizer's pool (one Int32Array reused between calls); each list is a range of it.
  */
 interface WordInfo {
+  /** The word as written (the memo's key). */
+  word: string;
   /** Only for the word itself: n-grams, raw forms. `[ownStart, ownEnd)` of the pool. */
   ownStart: number;
   ownEnd: number;
@@ -236,6 +272,60 @@ function shapeHashAscii(word: string): number {
       : ch >= 97 && ch <= 122
       ? 120
       : ch;
+    let emit = false;
+    if (c === last) {
+      run++;
+      if (run === 2) emit = true;
+    } else {
+      emit = true;
+      last = c;
+      run = 1;
+    }
+    if (emit) {
+      h ^= c;
+      h = Math.imul(h, 0x01000193);
+      emitted++;
+    }
+  }
+  return h >>> 0;
+}
+
+/** `shapeOf`'s class of each character of the Basic Multilingual Plane met so far (0: not yet). */
+const SHAPE_CLASS = new Uint16Array(0x10000);
+
+function shapeClass(c: number): number {
+  let k = SHAPE_CLASS[c];
+  if (k === 0) {
+    const ch = String.fromCharCode(c);
+    const cls = ch >= "0" && ch <= "9"
+      ? "d"
+      : ch.toLowerCase() !== ch
+      ? "X"
+      : ch.toUpperCase() !== ch
+      ? "x"
+      : /\p{L}/u.test(ch)
+      ? "L"
+      : ch;
+    SHAPE_CLASS[c] = k = cls.charCodeAt(0);
+  }
+  return k;
+}
+
+/**
+ * `F("sh:" + shapeOf(word))` without building the shape: `shapeOf` classes each character by
+ * itself, so a table of classes serves every word without surrogate pairs (those go through it).
+ */
+function shapeHashBmp(word: string): number {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return H_SHAPE(shapeOf(word));
+  }
+  let h = SHAPE_SEED;
+  let last = -1;
+  let run = 0;
+  let emitted = 0;
+  for (let i = 0; i < word.length && emitted < 12; i++) {
+    const c = shapeClass(word.charCodeAt(i));
     let emit = false;
     if (c === last) {
       run++;
@@ -325,7 +415,10 @@ class SyllableTrie {
   count(word: string, best: Int32Array): number {
     const n = word.length;
     if (n === 0 || n > 24) return 0;
-    best.fill(99, 0, n + 1);
+    // no syllable starts with the first letter: nothing splits (the usual case)
+    const c0 = SyllableTrie.code(word.charCodeAt(0));
+    if (c0 < 0 || this.#next[c0] < 0) return 0;
+    for (let i = 0; i <= n; i++) best[i] = 99;
     best[0] = 0;
     for (let i = 0; i < n; i++) {
       if (best[i] >= 99) continue;
@@ -339,6 +432,71 @@ class SyllableTrie {
       }
     }
     return best[n] >= 99 ? 0 : Math.min(best[n], 4);
+  }
+}
+
+/**
+ * The lexicon for lookups while featurizing: open addressing on the word's "w:" feature hash
+ * (which the featurizer computes anyway), every entry packed in one Uint16Array as
+ * `[length, code units…, count, tag ids…, flags]` (flags: 1 a surname tag, 2 a given-name
+ * tag), so that a lookup touches two small places instead of a Map of strings and its arrays.
+ * Answers exactly as the Map it is built from (the key's code units are compared).
+ */
+class LexiconTable {
+  readonly #slots: Int32Array;
+  readonly #mask: number;
+  readonly pool: Uint16Array;
+
+  constructor(
+    entries: ReadonlyMap<string, readonly number[]>,
+    surTag: Uint8Array,
+    givTag: Uint8Array,
+  ) {
+    let cap = 1024;
+    while (cap < entries.size * 2.5) cap *= 2;
+    this.#mask = cap - 1;
+    this.#slots = new Int32Array(cap * 2);
+    let size = 0;
+    for (const [k, ids] of entries) size += k.length + ids.length + 3;
+    const pool = new Uint16Array(size);
+    let top = 0;
+    for (const [k, ids] of entries) {
+      const at = top;
+      if (k.length > 0xffff || ids.length > 0xffff) throw new RangeError("lexicon entry too long");
+      pool[top++] = k.length;
+      for (let i = 0; i < k.length; i++) pool[top++] = k.charCodeAt(i);
+      pool[top++] = ids.length;
+      let flags = 0;
+      for (const id of ids) {
+        if (!(id >= 0 && id <= 0xffff)) throw new RangeError("lexicon tag id out of range");
+        pool[top++] = id;
+        if (surTag[id]) flags |= 1;
+        if (givTag[id]) flags |= 2;
+      }
+      pool[top++] = flags;
+      const h = H_WORD(k);
+      let slot = h & this.#mask;
+      while (this.#slots[2 * slot + 1] !== 0) slot = (slot + 1) & this.#mask;
+      this.#slots[2 * slot] = h;
+      this.#slots[2 * slot + 1] = at + 1;
+    }
+    this.pool = pool;
+  }
+
+  /** Where the key's count of tags sits in `pool`, or -1; `h` is `H_WORD(key)`. */
+  find(key: string, h: number): number {
+    const slots = this.#slots, pool = this.pool, n = key.length;
+    let slot = h & this.#mask;
+    for (;;) {
+      const at = slots[2 * slot + 1] - 1;
+      if (at < 0) return -1;
+      if (slots[2 * slot] === (h | 0) && pool[at] === n) {
+        let i = 0;
+        while (i < n && pool[at + 1 + i] === key.charCodeAt(i)) i++;
+        if (i === n) return at + 1 + n;
+      }
+      slot = (slot + 1) & this.#mask;
+    }
   }
 }
 
@@ -376,17 +534,28 @@ export interface FeaturizedBatch {
   offsets: Int32Array;
 }
 
+/** Unpadded feature rows (see `Featurizer.featurizeRows`). */
+export interface FeaturizedRows extends FeaturizedBatch {
+  /** Rows used by each token (≤ maxFeatures); `indices` has a stride of maxFeatures. */
+  counts: Int32Array;
+}
+
 export class Featurizer {
   readonly config: FeatureConfig;
-  readonly #lex: Map<string, number[]>;
-  readonly #tagHashes: number[];
-  readonly #surTag: Uint8Array;
-  readonly #givTag: Uint8Array;
+  readonly #lex: LexiconTable;
+  readonly #tagHashes: Int32Array;
   readonly #syl: { origin: string; trie: SyllableTrie; hashes: number[] }[];
   readonly #best = new Int32Array(32);
   readonly #rows: FixedRows;
-  /** Per-call memo of word features; cleared after every batch (no words outlive a call). */
-  readonly #cache = new Map<string, WordInfo>();
+  /**
+   * Per-call memo of word features, open addressing on the word's raw-form hash: `#memoGen`
+   * stamps a slot as this call's (no words outlive a call), `#memoAt` is the slot's index in
+   * `#memo`, which is emptied after every call.
+   */
+  readonly #memoGen = new Int32Array(MEMO_SLOTS);
+  readonly #memoAt = new Int32Array(MEMO_SLOTS);
+  readonly #memo: WordInfo[] = [];
+  #gen = 1;
   /** Reused between calls: the words' feature hashes (cleared with the memo), its top. */
   #pool = new Int32Array(4096);
   #top = 0;
@@ -398,10 +567,12 @@ export class Featurizer {
   constructor(lexicon: LexiconData, config: FeatureConfig = DEFAULT_FEATURE_CONFIG) {
     this.config = config;
     this.#rows = fixedRows(config.buckets);
-    this.#lex = lexicon.entries;
-    this.#tagHashes = lexicon.tags.map((t) => F(`lex:${t}`));
-    this.#surTag = Uint8Array.from(lexicon.tags, (t) => (t.startsWith("s.") ? 1 : 0));
-    this.#givTag = Uint8Array.from(lexicon.tags, (t) => (t.startsWith("g.") ? 1 : 0));
+    this.#tagHashes = Int32Array.from(lexicon.tags, (t) => F(`lex:${t}`));
+    this.#lex = new LexiconTable(
+      lexicon.entries,
+      Uint8Array.from(lexicon.tags, (t) => (t.startsWith("s.") ? 1 : 0)),
+      Uint8Array.from(lexicon.tags, (t) => (t.startsWith("g.") ? 1 : 0)),
+    );
     this.#syl = Object.entries(lexicon.syllables).map(([origin, list]) => ({
       origin,
       trie: new SyllableTrie(list),
@@ -421,28 +592,39 @@ export class Featurizer {
 
   /**
    * Appends the lexicon tag hashes of `key` (mixed with `prefix` unless 0) to the pool; returns
-   * the key's tag ids.
+   * the key's surname / given-name flags (1, 2), or -1 when the key is not in the lexicon. `h` is
+   * `H_WORD(key)` when the caller has it.
    */
-  #lexHits(key: string, prefix: number): readonly number[] | undefined {
-    const ids = this.#lex.get(key);
-    if (!ids) return ids;
-    const pool = this.#reserve(ids.length);
+  #lexHits(key: string, prefix: number, h: number = H_WORD(key)): number {
+    const at = this.#lex.find(key, h);
+    if (at < 0) return -1;
+    const lex = this.#lex.pool;
+    const n = lex[at];
+    const pool = this.#reserve(n);
     let top = this.#top;
-    for (let i = 0; i < ids.length; i++) {
-      const h = this.#tagHashes[ids[i]];
+    const tags = this.#tagHashes;
+    for (let i = 1; i <= n; i++) {
+      const h = tags[lex[at + i]];
       pool[top++] = prefix === 0 ? h : mix(h, prefix);
     }
     this.#top = top;
-    return ids;
+    return lex[at + n + 1];
   }
 
   #push(h: number): void {
-    this.#reserve(1)[this.#top++] = h;
+    const pool = this.#top < this.#pool.length ? this.#pool : this.#reserve(1);
+    pool[this.#top++] = h;
   }
 
   #word(word: string): WordInfo {
-    const cached = this.#cache.get(word);
-    if (cached) return cached;
+    const rawH = H_RAW(word);
+    let slot = rawH & (MEMO_SLOTS - 1);
+    const gen = this.#gen;
+    while (this.#memoGen[slot] === gen) {
+      const seen = this.#memo[this.#memoAt[slot]];
+      if (seen.word === word) return seen;
+      slot = (slot + 1) & (MEMO_SLOTS - 1);
+    }
     // Printable ASCII (the common case) needs no Unicode folding or case mapping: `fold` is the
     // lower-cased word, and the case flags come from one pass over the characters.
     const ascii = isPrintableAscii(word);
@@ -455,7 +637,7 @@ export class Featurizer {
         else if (c >= 97 && c <= 122) hasLower = true;
       }
     } else {
-      ({ folded, diacritics } = foldWithMarks(word));
+      ({ folded, diacritics } = foldWithMarksLatin(word));
       lower = word.toLowerCase();
       hasUpper = lower !== word;
       hasLower = word.toUpperCase() !== word;
@@ -471,7 +653,7 @@ export class Featurizer {
     const pool = this.#pool;
     let top = this.#top;
     const ownStart = top;
-    pool[top++] = H_RAW(word);
+    pool[top++] = rawH;
     // character n-grams of the folded word with boundary marks
     // (over "^" + the first 16 code units + "$", without building that string)
     const mLen = (bare.length > 16 ? 16 : bare.length) + 2;
@@ -492,9 +674,10 @@ export class Featurizer {
 
     // shared: identity, suffix, shape, script, length, marks, lexicon hits, syllables
     const sharedStart = top;
-    pool[top++] = H_WORD(bare);
+    const wordH = H_WORD(bare);
+    pool[top++] = wordH;
     pool[top++] = hashRange(bare, bare.length < 3 ? 0 : bare.length - 3, bare.length, S3_SEED);
-    const shapeH = ascii ? shapeHashAscii(word) : H_SHAPE(shapeOf(word));
+    const shapeH = ascii ? shapeHashAscii(word) : shapeHashBmp(word);
     let scriptH = SCRIPT_H.get(script);
     if (scriptH === undefined) SCRIPT_H.set(script, scriptH = F(`sc:${script}`));
     pool[top++] = shapeH;
@@ -506,15 +689,20 @@ export class Featurizer {
     if (diacritics) pool[top++] = DIACRITICS;
     const isInitial = nLetters === 1 && script === "latin";
     if (isInitial) pool[top++] = INITIAL;
-    const particle = LOWER_ONLY_PARTICLES.has(word) || ACCENTED_PARTICLES.has(lower) ||
-      PARTICLES.has(folded) || PARTICLES.has(bare);
+    // (the length and hash checks only skip lookups that cannot succeed)
+    const particle =
+      (word.length <= LONGEST_LOWER_ONLY && LOWER_ONLY_FIRST.has(word.charCodeAt(0)) &&
+        LOWER_ONLY_PARTICLES.has(word)) ||
+      (maybeParticle(lower === bare ? wordH : H_WORD(lower)) && ACCENTED_PARTICLES.has(lower)) ||
+      (maybeParticle(folded === bare ? wordH : H_WORD(folded)) && PARTICLES.has(folded)) ||
+      (maybeParticle(wordH) && PARTICLES.has(bare));
     if (particle) pool[top++] = PARTICLE;
     const upperOnly = !hasLower && hasUpper;
     if (word.length > 1 && upperOnly) pool[top++] = ALLCAPS;
     this.#top = top;
     // lexicon hits (whole word, apostrophe-free, each hyphen part)
     const lexStart = top;
-    const ids = this.#lexHits(bare, 0);
+    const lexFlags = this.#lexHits(bare, 0, wordH);
     if (this.#top === lexStart && bare.includes("'")) this.#lexHits(bare.replace(/'/g, ""), 0);
     if (this.#top === lexStart && bare.includes(" ")) this.#lexHits(bare.replace(/ /g, ""), 0);
     if (this.#top === lexStart) this.#push(LEX_NONE);
@@ -548,18 +736,16 @@ export class Featurizer {
     core[top++] = shapeH;
     if (isInitial) core[top++] = INITIAL;
     if (particle) core[top++] = PARTICLE;
-    core.copyWithin(top, lexStart, lexEnd);
-    top += lexCount;
+    for (let i = lexStart; i < lexEnd; i++) core[top++] = core[i];
     this.#top = top;
 
     let sur = false, giv = false;
-    if (ids && this.config.surnamePair) {
-      for (let i = 0; i < ids.length; i++) {
-        if (this.#surTag[ids[i]]) sur = true;
-        if (this.#givTag[ids[i]]) giv = true;
-      }
+    if (lexFlags > 0 && this.config.surnamePair) {
+      sur = (lexFlags & 1) !== 0;
+      giv = (lexFlags & 2) !== 0;
     }
     const info: WordInfo = {
+      word,
       ownStart,
       ownEnd,
       sharedStart,
@@ -572,23 +758,55 @@ export class Featurizer {
       lower: !hasUpper && hasLower,
       letters: letters.length > 0,
     };
-    this.#cache.set(word, info);
+    if (this.#memo.length < MEMO_SLOTS / 2) {
+      this.#memoGen[slot] = gen;
+      this.#memoAt[slot] = this.#memo.length;
+      this.#memo.push(info);
+    }
     return info;
   }
 
   /** Featurizes many names (each a list of cleaned words) into one padded index matrix. */
   featurizeBatch(names: readonly (readonly string[])[]): FeaturizedBatch {
+    const { indices, counts, tokens, width, offsets } = this.featurizeRows(names);
+    const K = this.config.maxFeatures;
+    const B = this.config.buckets;
+    if (tokens === 0) return { indices: new Int32Array(0), tokens, width: K, offsets };
+    // compact to the width actually used, padded with the padding row
+    const out = new Int32Array(tokens * width);
+    for (let i = 0; i < tokens; i++) {
+      const c = counts[i];
+      out.set(indices.subarray(i * K, i * K + c), i * width);
+      if (c < width) out.fill(B, i * width + c, (i + 1) * width);
+    }
+    return { indices: out, tokens, width, offsets };
+  }
+
+  /**
+   * Featurizes many names without padding: token `t`'s rows are
+   * `indices[t * maxFeatures, t * maxFeatures + counts[t])`. The two arrays are `into`'s when it
+   * has room (the forward kernel's memory), else the featurizer's own buffers, valid until its
+   * next call.
+   */
+  featurizeRows(
+    names: readonly (readonly string[])[],
+    into?: { indices: Int32Array; counts: Int32Array },
+  ): FeaturizedRows {
     let tokens = 0;
     for (const n of names) tokens += n.length;
     const K = this.config.maxFeatures;
     const B = this.config.buckets;
     const pair = this.config.surnamePair === true;
     const rows = this.#rows;
-    if (this.#scratch.length < tokens * K) this.#scratch = new Int32Array(tokens * K * 2);
-    const indices = this.#scratch;
-    const counts = this.#counts.length >= tokens
-      ? this.#counts
-      : (this.#counts = new Int32Array(tokens * 2));
+    let indices: Int32Array, counts: Int32Array;
+    if (into && into.indices.length >= tokens * K && into.counts.length >= tokens) {
+      ({ indices, counts } = into);
+    } else {
+      if (this.#scratch.length < tokens * K) this.#scratch = new Int32Array(tokens * K * 2);
+      if (this.#counts.length < tokens) this.#counts = new Int32Array(tokens * 2);
+      indices = this.#scratch;
+      counts = this.#counts;
+    }
     const offsets = new Int32Array(names.length + 1);
     let t = 0;
     let width = 0;
@@ -608,8 +826,7 @@ export class Featurizer {
         }
       }
       const hashes = this.#pool; // every word of this name is in it now
-      const put = (k: number, end: number, from: number, to: number, ns: number) =>
-        putAll(indices, k, end, hashes, from, to, ns, B);
+      // (putAll with this call's arrays; no closure per name)
       for (let i = 0; i < n; i++, t++) {
         const start = t * K;
         const end = start + K;
@@ -626,50 +843,67 @@ export class Featurizer {
         if (pair && i >= n - 2 && n >= 3 && infos[n - 2].sur && infos[n - 1].sur) {
           indices[k++] = infos[n - 2].giv ? rows.pairSurGiv : rows.pairSur;
         }
-        if (i === 0) k = put(k, end, me.coreStart, me.coreEnd, NS_POS_FIRST);
-        if (i === n - 1) k = put(k, end, me.coreStart, me.coreEnd, NS_POS_LAST);
-        k = put(k, end, me.sharedStart, me.sharedEnd, NS_SELF);
+        if (i === 0) k = putAll(indices, k, end, hashes, me.coreStart, me.coreEnd, NS_POS_FIRST, B);
+        if (i === n - 1) {
+          k = putAll(indices, k, end, hashes, me.coreStart, me.coreEnd, NS_POS_LAST, B);
+        }
+        k = putAll(indices, k, end, hashes, me.sharedStart, me.sharedEnd, NS_SELF, B);
         // context words
         if (i > 0) {
           const p = infos[i - 1];
-          k = put(k, end, p.sharedStart, p.sharedEnd, NS_PREV);
+          k = putAll(indices, k, end, hashes, p.sharedStart, p.sharedEnd, NS_PREV, B);
           if (!allCaps && p.caps && k < end) indices[k++] = rows.capsPrev;
         } else if (k < end) indices[k++] = rows.bos;
         if (i < n - 1) {
           const q = infos[i + 1];
-          k = put(k, end, q.sharedStart, q.sharedEnd, NS_NEXT);
+          k = putAll(indices, k, end, hashes, q.sharedStart, q.sharedEnd, NS_NEXT, B);
           if (!allCaps && q.caps && k < end) indices[k++] = rows.capsNext;
         } else if (k < end) indices[k++] = rows.eos;
-        if (i > 1) k = put(k, end, infos[i - 2].coreStart, infos[i - 2].coreEnd, NS_PREV2);
-        if (i < n - 2) k = put(k, end, infos[i + 2].coreStart, infos[i + 2].coreEnd, NS_NEXT2);
+        if (i > 1) {
+          k = putAll(
+            indices,
+            k,
+            end,
+            hashes,
+            infos[i - 2].coreStart,
+            infos[i - 2].coreEnd,
+            NS_PREV2,
+            B,
+          );
+        }
+        if (i < n - 2) {
+          k = putAll(
+            indices,
+            k,
+            end,
+            hashes,
+            infos[i + 2].coreStart,
+            infos[i + 2].coreEnd,
+            NS_NEXT2,
+            B,
+          );
+        }
         if (i > 1) {
           const first = infos[0];
-          k = put(k, end, first.coreStart, first.coreEnd, NS_FIRST);
+          k = putAll(indices, k, end, hashes, first.coreStart, first.coreEnd, NS_FIRST, B);
           if (!allCaps && first.caps && k < end) indices[k++] = rows.capsFirst;
         }
         if (i < n - 2) {
           const last = infos[n - 1];
-          k = put(k, end, last.coreStart, last.coreEnd, NS_LAST);
+          k = putAll(indices, k, end, hashes, last.coreStart, last.coreEnd, NS_LAST, B);
           if (!allCaps && last.caps && k < end) indices[k++] = rows.capsLast;
         }
-        k = put(k, end, me.ownStart, me.ownEnd, NS_SELF);
+        k = putAll(indices, k, end, hashes, me.ownStart, me.ownEnd, NS_SELF, B);
         counts[t] = k - start;
         if (k - start > width) width = k - start;
       }
     }
     offsets[names.length] = t;
     infos.length = 0;
-    this.#cache.clear();
+    this.#memo.length = 0;
+    this.#gen = (this.#gen + 1) | 0 || 1;
     this.#top = 0;
-    if (tokens === 0) return { indices: new Int32Array(0), tokens, width: K, offsets };
-    // compact to the width actually used, padded with the padding row
-    const out = new Int32Array(tokens * width);
-    for (let i = 0; i < tokens; i++) {
-      const c = counts[i];
-      out.set(indices.subarray(i * K, i * K + c), i * width);
-      if (c < width) out.fill(B, i * width + c, (i + 1) * width);
-    }
-    return { indices: out, tokens, width, offsets };
+    return { indices, counts, tokens, width, offsets };
   }
 }
 

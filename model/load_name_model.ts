@@ -1,20 +1,29 @@
 /**
- * Loads the shipped name model once: ONNX graph + metadata + lexicon from `model/weights/`,
- * run with `onnxruntime-node` (needs `--allow-ffi`), or with `onnxruntime-web` (WASM) where
- * the native addon cannot load. Never throws: a missing or corrupt file gives
+ * Loads the shipped name model once: ONNX graph + metadata + lexicon from `model/weights/`.
+ * By default the graph's weights are run by the forward kernel (`forward_kernel.ts`, WebAssembly
+ * SIMD in the process: no native addon, no per-call runtime overhead); where it cannot serve the
+ * file, by `onnxruntime-node` (needs `--allow-ffi`), or by `onnxruntime-web` (WASM) where the
+ * native addon cannot load. Never throws: a missing or corrupt file gives
  * `{ model: null, reason }` (the reason never contains user data).
  */
 import { decodeName } from "./decode.ts";
 import { type FeatureConfig, Featurizer, parseLexicon } from "./featurize.ts";
 import { NUM_LABELS } from "./forward.ts";
+import { ForwardKernel, KERNEL_GRAPH_OPS } from "./forward_kernel.ts";
+import { readOnnxGraph } from "./onnx_initializers.ts";
 import type { NameModel, NameModelInput, NameReading } from "./types.ts";
 
 export interface LoadNameModelOptions {
   /** Path of the `.onnx` file; its `.json` metadata and lexicon sit beside it. */
   path?: string;
-  /** Force a runtime; by default native first, then WASM. */
-  runtime?: "node" | "web";
+  /**
+   * Force a runtime: `kernel` (the WebAssembly forward kernel), `node` (onnxruntime-node) or
+   * `web` (onnxruntime-web); by default the kernel, then node, then web.
+   */
+  runtime?: NameModelRuntime;
 }
+
+export type NameModelRuntime = "kernel" | "node" | "web";
 
 export type LoadNameModelResult = { model: NameModel } | { model: null; reason: string };
 
@@ -43,28 +52,49 @@ function defaultPath(): string {
   return new URL("./weights/name_model.onnx", import.meta.url).pathname;
 }
 
+/** Per-token label probabilities for many names (tokens × labels) and token offsets. */
+type Probabilities = (
+  names: readonly (readonly string[])[],
+) => Promise<{ probs: Float32Array; offsets: Int32Array }> | {
+  probs: Float32Array;
+  offsets: Int32Array;
+};
+
+/** Probabilities from an ONNX runtime session (padded index matrix in, probabilities out). */
+function onnxProbabilities(feat: Featurizer, ort: OrtLike, session: SessionLike): Probabilities {
+  return async (names) => {
+    const batch = feat.featurizeBatch(names);
+    if (batch.tokens === 0) return { probs: new Float32Array(0), offsets: batch.offsets };
+    const input = new ort.Tensor("int32", batch.indices, [batch.tokens, batch.width]);
+    const out = await session.run({ indices: input });
+    return { probs: out.probs.data as Float32Array, offsets: batch.offsets };
+  };
+}
+
+/** Probabilities from the forward kernel (unpadded rows in; its buffer out, valid per call). */
+function kernelProbabilities(feat: Featurizer, kernel: ForwardKernel): Probabilities {
+  const stride = feat.config.maxFeatures;
+  return (names) => {
+    let tokens = 0;
+    for (const n of names) tokens += n.length;
+    const rows = feat.featurizeRows(names, kernel.rows(tokens, stride));
+    const probs = kernel.probabilities(rows.indices, rows.counts, rows.tokens, stride);
+    return { probs: probs.subarray(0, rows.tokens * NUM_LABELS), offsets: rows.offsets };
+  };
+}
+
 class OnnxNameModel implements NameModel {
   readonly version: string;
   readonly threshold: number;
-  readonly runtime: "node" | "web";
+  readonly runtime: NameModelRuntime;
   readonly temperature: number;
-  readonly #feat: Featurizer;
-  readonly #session: SessionLike;
-  readonly #ort: OrtLike;
+  readonly #probabilities: Probabilities;
 
-  constructor(
-    meta: Meta,
-    feat: Featurizer,
-    ort: OrtLike,
-    session: SessionLike,
-    runtime: "node" | "web",
-  ) {
+  constructor(meta: Meta, probabilities: Probabilities, runtime: NameModelRuntime) {
     this.version = meta.version;
     this.threshold = meta.threshold;
     this.temperature = meta.calibration?.temperature ?? 1;
-    this.#feat = feat;
-    this.#ort = ort;
-    this.#session = session;
+    this.#probabilities = probabilities;
     this.runtime = runtime;
   }
 
@@ -72,11 +102,11 @@ class OnnxNameModel implements NameModel {
   async probabilities(
     names: readonly (readonly string[])[],
   ): Promise<{ probs: Float32Array; offsets: Int32Array }> {
-    const batch = this.#feat.featurizeBatch(names);
-    if (batch.tokens === 0) return { probs: new Float32Array(0), offsets: batch.offsets };
-    const input = new this.#ort.Tensor("int32", batch.indices, [batch.tokens, batch.width]);
-    const out = await this.#session.run({ indices: input });
-    return { probs: out.probs.data as Float32Array, offsets: batch.offsets };
+    let computed = this.#probabilities(names);
+    // copied before anything else can run: the kernel's buffer is reused by the next call
+    if (!(computed instanceof Promise)) computed = { ...computed, probs: computed.probs.slice() };
+    const { probs, offsets } = await computed;
+    return { probs, offsets };
   }
 
   async readMany(inputs: readonly NameModelInput[]): Promise<NameReading[]> {
@@ -88,14 +118,18 @@ class OnnxNameModel implements NameModel {
         throw new RangeError("a constraint's split must leave both blocks non-empty");
       }
     }
-    const { probs, offsets } = await this.probabilities(inputs.map((x) => x.words));
+    // The kernel answers synchronously into its own buffer: decode before anything else can run
+    // (no await in between), so that two calls never share it.
+    let computed = this.#probabilities(inputs.map((x) => x.words));
+    if (computed instanceof Promise) computed = await computed;
+    const { probs, offsets } = computed;
     return inputs.map((inp, i) =>
       decodeName(inp.words, probs, offsets[i], NUM_LABELS, inp.constraint, this.temperature)
     );
   }
 }
 
-async function importRuntime(kind: "node" | "web"): Promise<OrtLike> {
+async function importRuntime(kind: NameModelRuntime): Promise<OrtLike> {
   // deno-lint-ignore no-explicit-any
   const mod: any = kind === "node"
     ? await import("onnxruntime-node")
@@ -122,7 +156,7 @@ export function loadNameModel(options: LoadNameModelOptions = {}): Promise<LoadN
   return p;
 }
 
-async function load(path: string, runtime?: "node" | "web"): Promise<LoadNameModelResult> {
+async function load(path: string, runtime?: NameModelRuntime): Promise<LoadNameModelResult> {
   let bytes: Uint8Array;
   try {
     bytes = await Deno.readFile(path);
@@ -150,9 +184,41 @@ async function load(path: string, runtime?: "node" | "web"): Promise<LoadNameMod
   } catch {
     return { model: null, reason: "name model metadata or lexicon missing or invalid" };
   }
-  const kinds: ("node" | "web")[] = runtime ? [runtime] : ["node", "web"];
+  const kinds: NameModelRuntime[] = runtime ? [runtime] : ["kernel", "node", "web"];
   const failures: string[] = [];
   for (const kind of kinds) {
+    if (kind === "kernel") {
+      let graph: ReturnType<typeof readOnnxGraph>;
+      try {
+        graph = readOnnxGraph(bytes);
+      } catch {
+        return { model: null, reason: "name model file is corrupt or not a valid ONNX graph" };
+      }
+      if (graph.initializers.size === 0) {
+        return { model: null, reason: "name model file is corrupt or not a valid ONNX graph" };
+      }
+      let kernel: ForwardKernel | string;
+      try {
+        kernel = graph.ops.join() === KERNEL_GRAPH_OPS.join()
+          ? ForwardKernel.create(graph.initializers, meta.features.buckets)
+          : "another graph than the kernel's";
+      } catch {
+        kernel = "it could not be set up";
+      }
+      if (typeof kernel === "string") {
+        failures.push(`forward kernel unavailable (${kernel})`);
+        continue;
+      }
+      try {
+        const model = new OnnxNameModel(meta, kernelProbabilities(feat, kernel), "kernel");
+        const smoke = await smokeTest(model);
+        if (smoke) return smoke;
+        return { model };
+      } catch {
+        failures.push("forward kernel does not run");
+      }
+      continue;
+    }
     let ort: OrtLike;
     try {
       ort = await importRuntime(kind);
@@ -175,18 +241,24 @@ async function load(path: string, runtime?: "node" | "web"): Promise<LoadNameMod
       continue;
     }
     try {
-      const model = new OnnxNameModel(meta, feat, ort, session, kind);
-      // one smoke inference: the graph must accept our input and give labels per token
-      const { probs } = await model.probabilities([["a", "b"]]);
-      if (probs.length !== 2 * NUM_LABELS || !Number.isFinite(probs[0])) {
-        return { model: null, reason: "name model graph gives outputs of the wrong shape" };
-      }
+      const model = new OnnxNameModel(meta, onnxProbabilities(feat, ort, session), kind);
+      const smoke = await smokeTest(model);
+      if (smoke) return smoke;
       return { model };
     } catch {
       failures.push(`name model graph does not run (${kind})`);
     }
   }
   return { model: null, reason: failures.join("; ") || "no ONNX runtime available" };
+}
+
+/** One smoke inference: the graph must accept our input and give labels per token. */
+async function smokeTest(model: OnnxNameModel): Promise<LoadNameModelResult | null> {
+  const { probs } = await model.probabilities([["a", "b"]]);
+  if (probs.length !== 2 * NUM_LABELS || !Number.isFinite(probs[0])) {
+    return { model: null, reason: "name model graph gives outputs of the wrong shape" };
+  }
+  return null;
 }
 
 /** True when the runtime itself works (so a session failure means a bad file). */

@@ -7,6 +7,10 @@ export type {
   ReadingConstraint,
 } from "./types.ts";
 export { loadNameModel } from "./load_name_model.ts";
-export type { LoadNameModelOptions, LoadNameModelResult } from "./load_name_model.ts";
+export type {
+  LoadNameModelOptions,
+  LoadNameModelResult,
+  NameModelRuntime,
+} from "./load_name_model.ts";
 export { BOTH_ORDERS_CUT, decodeName, scoreReadings } from "./decode.ts";
 export { Featurizer, isParticle, parseLexicon } from "./featurize.ts";

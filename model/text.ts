@@ -21,7 +21,7 @@ export function fold(word: string): string {
   const s = word.toLowerCase();
   // Fast path: plain ASCII needs no normalisation.
   if (!NON_ASCII.test(s)) return s;
-  return foldSpecials(s.normalize("NFD").replace(MARKS, ""));
+  return foldWithMarksLatin(word).folded;
 }
 
 /** Folds the special letters of a lower-cased word whose marks are gone, and recomposes it. */
@@ -43,6 +43,46 @@ export function foldWithMarks(word: string): { folded: string; diacritics: boole
     (stripped !== decomposed || SPECIAL_TEST.test(lower));
   const folded = NON_ASCII.test(lower) ? foldSpecials(stripped) : lower;
   return { folded, diacritics };
+}
+
+/**
+ * Characters whose fold does not depend on their neighbours: Latin (below U+0250, and Latin
+ * Extended Additional, Vietnamese), Cyrillic, kana, Han and Hangul syllables. Lower-casing,
+ * decomposing, removing marks and folding the special letters act on each of them alone, and no
+ * mark is left for the final composition to join (a Hangul syllable decomposes into jamo that only
+ * recompose into itself), so a word of them folds as its characters' folds put together. Greek is
+ * not among them: its capital sigma lower-cases by position.
+ */
+function isPerCharFold(c: number): boolean {
+  return (c >= 0x20 && c < 0x250) || (c >= 0x400 && c < 0x530) || (c >= 0x1e00 && c < 0x1f00) ||
+    (c >= 0x3040 && c < 0x3100) || (c >= 0x4e00 && c < 0xa000) || (c >= 0xac00 && c < 0xd7a4);
+}
+/** Per character met so far: its `foldWithMarks` form, and its diacritics flag (0: not yet). */
+const CHAR_FOLD: (string | undefined)[] = new Array(0x10000);
+const CHAR_MARKS = new Uint8Array(0x10000);
+
+/**
+ * `foldWithMarks(word)` from per-character answers when every character folds alone
+ * (`isPerCharFold`); other words go through `foldWithMarks`.
+ */
+export function foldWithMarksLatin(word: string): { folded: string; diacritics: boolean } {
+  for (let i = 0; i < word.length; i++) {
+    if (!isPerCharFold(word.charCodeAt(i))) return foldWithMarks(word);
+  }
+  let folded = "";
+  let marks = false;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    let f = CHAR_FOLD[c];
+    if (f === undefined) {
+      const one = foldWithMarks(String.fromCharCode(c));
+      CHAR_FOLD[c] = f = one.folded;
+      CHAR_MARKS[c] = one.diacritics ? 2 : 1;
+    }
+    folded += f;
+    if (CHAR_MARKS[c] === 2) marks = true;
+  }
+  return { folded, diacritics: marks && NON_ASCII.test(word) };
 }
 
 export type Script =

@@ -4,7 +4,7 @@
  * of the non-nickname words, threshold → rule fallback, assembly) and is scored per tag like
  * shared/tools/score-names.mjs: given and surname compared case-insensitively after NFC, collapsing
  * spaces and removing double-quote characters; a refusal counts as "invalid".
- * Options: --gold FILE, --show-errors N, --tag T, --model PATH, --runtime node|web, --no-model.
+ * Options: --gold FILE, --show-errors N, --tag T, --model PATH, --runtime kernel|node|web, --no-model.
  */
 import { parseArgs } from "node:util";
 import { loadNameModel } from "../model/mod.ts";
@@ -49,7 +49,7 @@ let model: NameModel | null = null;
 if (!values["no-model"]) {
   const loaded = await loadNameModel({
     path: values.model,
-    runtime: values.runtime as "node" | "web" | undefined,
+    runtime: values.runtime as "kernel" | "node" | "web" | undefined,
   });
   if (!loaded.model) {
     console.error(`model not loaded: ${loaded.reason}`);
@@ -59,7 +59,10 @@ if (!values["no-model"]) {
 }
 console.log(
   `readNames (domain cleaning + ${
-    model ? `model ${model.version}, threshold ${model.threshold}` : "rule only"
+    model
+      // deno-lint-ignore no-explicit-any
+      ? `model ${model.version} (${(model as any).runtime}), threshold ${model.threshold}`
+      : "rule only"
   })`,
 );
 

@@ -1,5 +1,6 @@
 /**
- * `deno run -A scripts/name_readings_digest.ts [--names 60000] [--out FILE] [--compare FILE]`:
+ * `deno run -A --config deno.dev.json scripts/name_readings_digest.ts [--names 60000] [--out FILE]
+ * [--compare FILE] [--runtime kernel|node|web]`:
  * a fixed list of composed names (seeded; never the dev set), written the ways inputs arrive
  * (titles, credentials, commas, nicknames, case), read through the service path (`readNames`) in
  * batches of 100. Prints a digest of every answer (given, surname, source, bothOrders, confidence
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     model: { type: "string" },
     out: { type: "string" },
     compare: { type: "string" },
+    runtime: { type: "string" },
   },
 });
 
@@ -48,7 +50,10 @@ for (let i = 0; i < Number(values.names); i++) {
   inputs.push(text);
 }
 
-const loaded = await loadNameModel(values.model ? { path: values.model } : {});
+const loaded = await loadNameModel({
+  ...(values.model ? { path: values.model } : {}),
+  ...(values.runtime ? { runtime: values.runtime as "kernel" | "node" | "web" } : {}),
+});
 if (!loaded.model) throw new Error(`model not loaded: ${loaded.reason}`);
 const lines: string[] = [];
 for (let i = 0; i < inputs.length; i += 100) {
@@ -66,7 +71,11 @@ for (let i = 0; i < inputs.length; i += 100) {
   }
 }
 const digest = createHash("sha256").update(lines.join("\n")).digest("hex");
-console.log(`${inputs.length} names, model ${loaded.model.version}: readings digest ${digest}`);
+// deno-lint-ignore no-explicit-any
+const runtime = (loaded.model as any).runtime ?? "?";
+console.log(
+  `${inputs.length} names, model ${loaded.model.version} (${runtime}): readings digest ${digest}`,
+);
 if (values.out) await Deno.writeTextFile(values.out, lines.join("\n") + "\n");
 if (values.compare) {
   const before = (await Deno.readTextFile(values.compare)).split("\n");

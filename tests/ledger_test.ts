@@ -157,6 +157,44 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "ledger: key-less (pooled) charges share postings, each unit paid once, never past the balance",
+  DB_TEST,
+  async () => {
+    await withWorkspace("pooled", 45, async (db, workspaceId) => {
+      const charge = createCharger(db.sql, { maxInFlight: 1 });
+      const unit = (i: number) => ({
+        workspaceId,
+        amount: 1,
+        chargeKey: `name.parse.anonymous:${crypto.randomUUID()}:${i}`,
+        operation: "nameParse",
+        pooled: true,
+      });
+      // Two rounds of 30 concurrent calls: the first is paid whole; the second cannot be, so its
+      // units are charged one by one until the balance is spent.
+      const round = async () =>
+        (await Promise.all(Array.from({ length: 30 }, (_, i) => charge([unit(i)])))).flat();
+      const first = await round();
+      assert.ok(first.every((r) => r.outcome === "charged"));
+      const second = await round();
+      assert.ok(second.every((r) => r.balance.available >= 0));
+      assert.equal(second.filter((r) => r.outcome === "charged").length, 15);
+      assert.equal(second.filter((r) => r.outcome === "insufficient").length, 15);
+      assert.deepEqual(await readBalance(db.sql, workspaceId), {
+        available: 0,
+        reserved: 0,
+        granted: 45,
+      });
+      const [row] = await db.sql<{ units: number; postings: number }[]>`
+        SELECT sum(units)::int AS units, count(*)::int AS postings FROM ledger_entries
+         WHERE workspace_id = ${workspaceId} AND kind = 'charge'`;
+      assert.equal(row.units, 45, "one unit per charged call");
+      assert.ok(row.postings < 45, `calls waiting together share a posting (${row.postings})`);
+      assert.equal((await invariants(db.sql, workspaceId)).charged, 45);
+    });
+  },
+);
+
 Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async () => {
   await withWorkspace("runs", 50, async (db, workspaceId) => {
     assert.equal(

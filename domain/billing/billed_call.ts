@@ -213,6 +213,9 @@ export async function runBilledCall<A>(
       amount: ctx.prices[part.price],
       chargeKey: call.chargeKey(part.part),
       operation: part.price,
+      // Without an Idempotency-Key the charge key is random and never looked up: the unit may
+      // share a posting with other such units (charge_units.ts).
+      pooled: call.kind === "anonymous",
       // The last part's charge marks the key done in the same transaction.
       idempotency: call.idempotency(i === outcome.parts.length - 1 ? stored : undefined),
     }));

@@ -37,7 +37,10 @@ export function cleanName(input: string): CleanedName | NameRefusal {
   const { groups, nickname } = tokenizeName(input);
   const parts: NameToken[][] = [];
   for (const group of groups) {
-    const kept = group.filter((t) => t.nick || !isPronounTag(t.text));
+    // (the group itself when it holds no pronoun tag, the usual case: no copy)
+    const kept = group.some((t) => !t.nick && isPronounTag(t.text))
+      ? group.filter((t) => t.nick || !isPronounTag(t.text))
+      : group;
     if (kept.length > 0) parts.push(kept);
   }
   if (parts.length === 0) return REFUSALS.noise;
@@ -94,7 +97,10 @@ function plainName(tokens: NameToken[], nickname: string | null): CleanedName | 
   let last = words.length - 1;
   while (words[last].nick) last--;
   if (withheldSurname(words, last)) return REFUSALS["initial-surname"];
-  const pinyin = plainWords === words.length ? readPinyinName(words.map((w) => w.text)) : null;
+  // (readPinyinName reads only two-word names: no list of texts for the others)
+  const pinyin = plainWords === words.length && words.length === 2
+    ? readPinyinName([words[0].text, words[1].text])
+    : null;
   return pinyin ? cleaned(words, nickname, pinyin) : cleaned(words, nickname);
 }
 

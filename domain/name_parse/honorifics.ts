@@ -7,6 +7,7 @@
  * - `period`: dropped only written with a period, or inside a chain of titles ("Don." but not
  *   "Don Smith"; "Sen.", "Gen."). "M." (Monsieur) is not listed: it reads as an initial.
  */
+import { KeyFilter } from "./key_filter.ts";
 export type HonorificKind = "strong" | "weak" | "period";
 
 const STRONG = `mr mrs ms miss mx mister missus messrs mmes dr drs doctor dres dra prof professor
@@ -44,6 +45,7 @@ for (const w of words(PERIOD)) KIND.set(w, "period");
 for (const w of words(WEAK)) KIND.set(w, "weak");
 for (const w of words(STRONG)) KIND.set(w, "strong");
 const SEGMENT = new Set(words(SEGMENTS));
+const MIGHT_BE_TITLE = new KeyFilter(KIND.keys(), "trailing");
 const SPLIT = /[.\-]+/;
 
 /** Lower case, trailing periods removed. */
@@ -54,8 +56,17 @@ export function titleKey(word: string): string {
 }
 
 export function honorificKind(word: string): HonorificKind | null {
+  // not a title, and no period or hyphen to make it a dotted chain of three characters or
+  // more: no key to build
+  const might = MIGHT_BE_TITLE.mightHave(word);
+  if (!might) {
+    if (word.indexOf(".") < 0 && word.indexOf("-") < 0) return null;
+    let end = word.length;
+    while (end > 0 && word.charCodeAt(end - 1) === 46) end--;
+    if (end < 3) return null;
+  }
   const key = titleKey(word);
-  const kind = KIND.get(key);
+  const kind = might ? KIND.get(key) : undefined;
   if (kind) return kind;
   if (key.length < 3 || !SPLIT.test(key)) return null;
   // A dotted chain such as "Lt.Gen." or "Prof.Dr.": every part a title, one of them a real one.

@@ -3,6 +3,7 @@
  * The rule keeps them with the surname automatically (first word given, the rest surname); a
  * model decoder can use the same list to keep a particle from ending a given name.
  */
+import { KeyFilter } from "./key_filter.ts";
 const LIST = `van von vom zu zum zur der den des dem het ter ten te op 't de del della delle
   dei degli dello di da das dos do du d' dal dalla la le les lo los las l' y e i bin binti bint ibn
   ben bat bar al el ul ud abu abd abdel st st. ste ste. saint sainte san santa santo mac mc ap ab
@@ -29,7 +30,9 @@ export const PARTICLE_PAIRS: ReadonlySet<string> = new Set([
   "della la",
 ]);
 
+const MIGHT_BE_PARTICLE = new KeyFilter(PARTICLES, "keep");
+
 /** True for a word that is a surname particle ("Van" counts: case is ignored). */
 export function isParticle(word: string): boolean {
-  return PARTICLES.has(word.toLowerCase());
+  return MIGHT_BE_PARTICLE.mightHave(word) && PARTICLES.has(word.toLowerCase());
 }

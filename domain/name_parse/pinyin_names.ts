@@ -8,6 +8,7 @@
  * surnames are the toneless pinyin of the one-character surnames in `cjk_surnames.ts` (derived once
  * with pinyin-pro, `ü` written `v`).
  */
+import { asciiKeyHash, KeyFilter } from "./key_filter.ts";
 import type { FixedReading } from "./cleaned_name.ts";
 
 const SYLLABLES: ReadonlySet<string> = new Set(
@@ -50,6 +51,8 @@ const SURNAMES: ReadonlySet<string> = new Set(
 `.trim().split(/\s+/),
 );
 
+const MIGHT_BE_SURNAME = new KeyFilter(SURNAMES, "keep");
+
 const COMPOUND_SURNAMES: ReadonlySet<string> = new Set([
   "ouyang",
   "sima",
@@ -67,16 +70,31 @@ const COMPOUND_SURNAMES: ReadonlySet<string> = new Set([
 
 const LETTERS = /^[A-Za-z]+$/;
 
+/** Low 16 bits of the FNV-1a hash of every syllable: a slice whose hash is not here is not one. */
+const SYLLABLE_BITS = new Uint32Array(1 << 11); // a bit per 16-bit hash value
+for (const s of SYLLABLES) {
+  const h = asciiKeyHash(s, "keep");
+  SYLLABLE_BITS[(h >>> 5) & 0x7ff] |= 1 << (h & 31);
+}
+const best = new Int32Array(19);
+
 /** Fewest syllables of the inventory that spell the lower-case word exactly, 0 when none do. */
 function pinyinSyllableCount(word: string): number {
   const n = word.length;
   if (n === 0 || n > 18) return 0;
-  const best = new Array<number>(n + 1).fill(99);
+  for (let i = 0; i <= n; i++) best[i] = 99;
   best[0] = 0;
   for (let i = 0; i < n; i++) {
     if (best[i] >= 99) continue;
+    let h = 0x811c9dc5; // FNV-1a of word[i, j), as asciiKeyHash computes it
     for (let j = i + 1; j <= n && j <= i + 6; j++) {
-      if (best[i] + 1 < best[j] && SYLLABLES.has(word.slice(i, j))) best[j] = best[i] + 1;
+      h = Math.imul(h ^ word.charCodeAt(j - 1), 0x01000193);
+      if (
+        best[i] + 1 < best[j] && (SYLLABLE_BITS[(h >>> 5) & 0x7ff] & (1 << (h & 31))) !== 0 &&
+        SYLLABLES.has(word.slice(i, j))
+      ) {
+        best[j] = best[i] + 1;
+      }
     }
   }
   return best[n] >= 99 ? 0 : best[n];
@@ -92,7 +110,10 @@ function isJoinedGivenName(word: string): boolean {
  * or null when they do not (both one syllable, unknown syllables, other scripts…).
  */
 export function readPinyinName(words: readonly string[]): FixedReading | null {
-  if (words.length !== 2 || !LETTERS.test(words[0]) || !LETTERS.test(words[1])) return null;
+  if (words.length !== 2) return null;
+  // neither word a Chinese surname: no reading, without lower-casing either
+  if (!MIGHT_BE_SURNAME.mightHave(words[0]) && !MIGHT_BE_SURNAME.mightHave(words[1])) return null;
+  if (!LETTERS.test(words[0]) || !LETTERS.test(words[1])) return null;
   const [first, second] = [words[0].toLowerCase(), words[1].toLowerCase()];
   if (SURNAMES.has(first) && isJoinedGivenName(second)) return { order: "surname-first", split: 1 };
   if (SURNAMES.has(second) && isJoinedGivenName(first)) return { order: "given-first", split: 1 };

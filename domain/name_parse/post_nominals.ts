@@ -15,6 +15,7 @@
  * Credentials are also recognised written with spaces between their dotted parts ("Ph. D.",
  * "R. N.", "M. B. A."): see `spacedCredentialLength`.
  */
+import { KeyFilter } from "./key_filter.ts";
 export type PostNominalKind =
   | "suffix"
   | "suffix-weak"
@@ -69,6 +70,7 @@ for (const k of keys(SUFFIX)) KIND.set(k, "suffix");
 KIND.set("v", "numeral-v");
 const SEGMENT = new Set(keys(SEGMENTS));
 const DOT = /\./g;
+const MIGHT_BE_POST_NOMINAL = new KeyFilter(KIND.keys(), "all");
 
 /** Lower case, periods removed. */
 export function postNominalKey(word: string): string {
@@ -76,6 +78,8 @@ export function postNominalKey(word: string): string {
 }
 
 export function postNominalKind(word: string): PostNominalKind | null {
+  // not in the list, and no period to make it a dotted chain: no key to build
+  if (!MIGHT_BE_POST_NOMINAL.mightHave(word) && word.indexOf(".") < 0) return null;
   const kind = KIND.get(postNominalKey(word));
   if (kind) return kind;
   // "Msc.Ed.", "M.Sc.Ed.": dotted parts, all credential parts, one a real credential.
@@ -163,11 +167,13 @@ export const TRAILING_PHRASES: readonly (readonly string[])[] = [
 
 /** The last words of the trailing phrases: most names end otherwise, and are done with one look. */
 const PHRASE_ENDS = new Set(TRAILING_PHRASES.map((p) => p[p.length - 1]));
+const MIGHT_END_PHRASE = new KeyFilter(PHRASE_ENDS, "all");
 
 /** The length of the trailing phrase that ends at `end`, or 0. `texts(i)` gives the i-th word. */
 export function trailingPhraseLength(texts: (i: number) => string | null, end: number): number {
   const last = texts(end - 1);
-  if (last === null || !PHRASE_ENDS.has(postNominalKey(last))) return 0;
+  if (last === null || !MIGHT_END_PHRASE.mightHave(last)) return 0;
+  if (!PHRASE_ENDS.has(postNominalKey(last))) return 0;
   for (const phrase of TRAILING_PHRASES) {
     const n = phrase.length;
     if (end < n) continue;

@@ -126,7 +126,17 @@ function isUpper(text: string): boolean {
 
 function isAllCaps(tokens: NameToken[]): boolean {
   for (const t of tokens) {
-    if (t.text !== t.text.toUpperCase()) return false;
+    if (hasLowerCase(t.text)) return false;
   }
   return true;
+}
+
+/** `text !== text.toUpperCase()`, without the upper-cased copy when the text is ASCII. */
+function hasLowerCase(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) return text !== text.toUpperCase();
+    if (c >= 97 && c <= 122) return true;
+  }
+  return false;
 }

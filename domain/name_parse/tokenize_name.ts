@@ -32,7 +32,8 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const CJK_DOTS = /[·・•]+/u;
 
 export function tokenizeName(input: string): TokenizedName {
-  const text = ASCII_ONLY.test(input) ? input : input.normalize("NFC");
+  const asciiInput = isAsciiText(input);
+  const text = asciiInput ? input : input.normalize("NFC");
   const groups: NameToken[][] = [[]];
   let nickname: string | null = null;
   let wordStart = -1;
@@ -46,7 +47,9 @@ export function tokenizeName(input: string): TokenizedName {
   };
   const flush = (end: number) => {
     if (wordStart < 0) return;
-    for (const word of cleanWord(text.slice(wordStart, end))) push(word, false);
+    const words = cleanWord(text.slice(wordStart, end), asciiInput);
+    if (typeof words === "string") push(words, false);
+    else if (words !== null) { for (const word of words) push(word, false); }
     wordStart = -1;
   };
 
@@ -91,7 +94,10 @@ export function tokenizeName(input: string): TokenizedName {
     inQuote = false;
     for (const word of quoted) push(word, false);
   }
-  return { groups: groups.filter((g) => g.length > 0), nickname };
+  return {
+    groups: groups.some((g) => g.length === 0) ? groups.filter((g) => g.length > 0) : groups,
+    nickname,
+  };
 }
 
 const WORD = 0, SPACE_KIND = 1, OPENER = 2, CLOSER = 3, QUOTE = 4, COMMA = 5;
@@ -106,6 +112,19 @@ function charKind(code: number): number {
     if (code === 41 || code === 93 || code === 125) return CLOSER;
     return WORD;
   }
+  if (code <= 0xffff) {
+    const known = BMP_KINDS[code];
+    if (known !== UNKNOWN_KIND) return known;
+    return BMP_KINDS[code] = nonAsciiKind(code);
+  }
+  return nonAsciiKind(code);
+}
+
+/** `charKind` of the characters met so far in the Basic Multilingual Plane (a fixed answer each). */
+const UNKNOWN_KIND = 255;
+const BMP_KINDS = new Uint8Array(0x10000).fill(UNKNOWN_KIND);
+
+function nonAsciiKind(code: number): number {
   const ch = String.fromCodePoint(code);
   if (OPENERS.has(ch)) return OPENER;
   if (CLOSERS.has(ch)) return CLOSER;
@@ -115,29 +134,34 @@ function charKind(code: number): number {
   return WORD;
 }
 
-/** Trims junk around one raw word; may split glued initials or CJK middle dots. */
-function cleanWord(raw: string): string[] {
+/**
+ * Trims junk around one raw word; may split glued initials or CJK middle dots. One word comes back
+ * as a string (the usual case, no list), several as a list, none as null.
+ */
+function cleanWord(raw: string, asciiInput: boolean): string | string[] | null {
   let w = raw;
-  if (MOJIBAKE.test(w)) {
+  // (an ASCII word cannot be mojibake, whose characters are all beyond ASCII)
+  const ascii = asciiInput || isAsciiText(w);
+  if (!ascii && MOJIBAKE.test(w)) {
     // a misread UTF-8 word ("AndrÃ©", "GarcÃ\u00ada") is kept as written: its symbols and
     // invisible characters are the halves of its letters; only ASCII punctuation is trimmed
     w = trimAsciiPunctuation(w);
-    return hasLetter(w) ? [w] : [];
+    return hasLetter(w) ? w : null;
   }
-  if (ASCII_ONLY.test(w)) {
+  if (ascii) {
     w = trimAsciiEdges(w);
-    if (!hasAsciiLetter(w)) return [];
+    if (!hasAsciiLetter(w)) return null;
   } else {
     if (JUNK_CHAR.test(w)) w = w.replace(JUNK_CHARS, "");
     w = w.replace(EDGE_PUNCT, "");
-    if (!LETTER.test(w)) return [];
+    if (!LETTER.test(w)) return null;
     if (CJK_DOT.test(w) && CJK.test(w)) return w.split(CJK_DOTS).filter((p) => LETTER.test(p));
   }
   if (w.indexOf(".") >= 0) {
     const glued = GLUED_INITIALS.exec(w);
     if (glued) return [glued[1], glued[2]];
   }
-  return [w];
+  return w;
 }
 
 /**
@@ -168,6 +192,12 @@ function hasLetter(w: string): boolean {
 
 /** No character outside ASCII (surrogates included). */
 const ASCII_ONLY = /^[^\u0080-\uFFFF]*$/;
+
+/** `ASCII_ONLY.test(w)` without the regular expression. */
+function isAsciiText(w: string): boolean {
+  for (let i = 0; i < w.length; i++) if (w.charCodeAt(i) >= 128) return false;
+  return true;
+}
 
 function isAsciiLetter(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);

@@ -8,6 +8,8 @@ import postgres from "postgres";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { installExchangeQueue } from "./pglite_exchange_queue.ts";
+import type { InitdbReply, InitdbRequest } from "./pglite_initdb_worker.ts";
+import { unpackTemplate } from "./pglite_template.ts";
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
@@ -58,8 +60,22 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
   const running = await connectToRunningEmbedded(socketPath, options.poolSize);
   if (running) return running;
 
-  if (dir !== "memory://") await Deno.mkdir(dir, { recursive: true });
-  const db = await PGlite.create(dir === "memory://" ? undefined : dir);
+  let created: "template" | "initdb" | null = null;
+  if (dir !== "memory://" && !await exists(`${dir}/PG_VERSION`)) {
+    created = await createEmbeddedDirectory(dir);
+  }
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dir === "memory://" ? undefined : dir, {
+      startParams: [...PGLITE_START_PARAMS],
+    });
+  } catch (error) {
+    if (created !== "template") throw error;
+    // A template this PGlite cannot open (pglite_template.ts): set it aside, run initdb instead.
+    await Deno.rename(dir, `${dir}.template-failed-${Date.now()}`);
+    await initdbOutsideTheHeap(dir);
+    db = await PGlite.create(dir, { startParams: [...PGLITE_START_PARAMS] });
+  }
   await Deno.remove(socketPath).catch(() => {});
   const server = new PGLiteSocketServer({
     db,
@@ -90,6 +106,119 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
       await Deno.remove(socketPath).catch(() => {});
     },
   };
+}
+
+/**
+ * PGlite's start-up settings: its defaults, then the memory settings of a small embedded database.
+ * PGlite's WebAssembly heap never shrinks, so whatever Postgres touches once stays resident.
+ * `shared_buffers` is the big one: Postgres' default 128 MB is resident from the start (idle RSS
+ * of PGlite alone 287 MB; 155 MB with 16 MB). The data files stay in the OS page cache, so a
+ * smaller buffer pool costs a read() per miss, not a disk access. `maintenance_work_mem` caps
+ * what a VACUUM (embedded_database_maintenance.ts) or an index build may take; `temp_buffers`
+ * what a temporary table may (the service makes none).
+ */
+export const PGLITE_START_PARAMS: readonly string[] = [
+  ...PGlite.defaultStartParams,
+  ...["-c", "shared_buffers=16MB"],
+  ...["-c", "maintenance_work_mem=16MB"],
+  ...["-c", "temp_buffers=1MB"],
+  ...["-c", "work_mem=4MB"],
+];
+
+/**
+ * A new data directory: the shipped template unpacked (pglite_template.ts: a few MB, under a
+ * second), or, where there is none for this PGlite version, PGlite's initdb outside the service's
+ * heap, which would keep ~350 MB of it for good (pglite_initdb_worker.ts). The template is unpacked
+ * beside `dir` and renamed into place, so a crash never leaves half a database behind.
+ */
+async function createEmbeddedDirectory(dir: string): Promise<"template" | "initdb"> {
+  const parent = dir.slice(0, Math.max(dir.lastIndexOf("/"), 0)) || ".";
+  await Deno.mkdir(parent, { recursive: true });
+  const staging = `${dir}.unpacking-${Deno.pid}`;
+  await Deno.remove(staging, { recursive: true }).catch(() => {});
+  if (await isEmptyOrMissing(dir) && await unpackTemplate(staging)) {
+    await Deno.remove(dir).catch(() => {});
+    await Deno.rename(staging, dir);
+    return "template";
+  }
+  await Deno.remove(staging, { recursive: true }).catch(() => {});
+  await initdbOutsideTheHeap(dir);
+  return "initdb";
+}
+
+/** PGlite's initdb in a short `deno run` process, or on a Worker that is then ended. */
+async function initdbOutsideTheHeap(dir: string): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  const script = new URL("./pglite_initdb_worker.ts", import.meta.url);
+  const request: InitdbRequest = { dir, startParams: [...PGLITE_START_PARAMS] };
+  const reply = Deno.permissions.querySync({ name: "run", command: Deno.execPath() }).state ===
+      "granted"
+    ? await initdbInProcess(script, request)
+    : await initdbOnWorker(script, request);
+  if (!reply.ok) {
+    throw new Error(`creating the embedded database in ${dir} failed: ${reply.message}`);
+  }
+}
+
+async function isEmptyOrMissing(dir: string): Promise<boolean> {
+  try {
+    for await (const _ of Deno.readDir(dir)) return false;
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return true;
+    throw error;
+  }
+}
+
+async function initdbInProcess(script: URL, request: InitdbRequest): Promise<InitdbReply> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-sys",
+      script.pathname,
+      request.dir,
+      JSON.stringify(request.startParams),
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const lines = new TextDecoder().decode(output.stdout).trim().split("\n");
+  try {
+    return JSON.parse(lines[lines.length - 1]) as InitdbReply;
+  } catch {
+    const stderr = new TextDecoder().decode(output.stderr).trim().split("\n").slice(-3).join(" ");
+    return { ok: false, message: `initdb process exited with ${output.code}: ${stderr}` };
+  }
+}
+
+async function initdbOnWorker(script: URL, request: InitdbRequest): Promise<InitdbReply> {
+  const worker = new Worker(script.href, { type: "module" });
+  try {
+    return await new Promise<InitdbReply>((resolve) => {
+      worker.onmessage = (event: MessageEvent<InitdbReply>) => resolve(event.data);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        resolve({ ok: false, message: event.message });
+      };
+      worker.postMessage(request);
+    });
+  } finally {
+    worker.terminate();
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
 }
 
 /**
