@@ -23,6 +23,7 @@ import { type Database, openDatabase, type Sql } from "../domain/stores/database
 import { migrate } from "../domain/stores/migrate.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { DB_TEST, openTestDatabase } from "./harness.ts";
+import { sleep, until } from "./service_child.ts";
 
 const KEY = "svc_sk_" + "1e".repeat(24);
 const SECRET = "lead-search-crash-secret-0123456789abcdef0123";
@@ -36,8 +37,6 @@ function freePort(): number {
   listener.close();
   return port;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitHealthy(base: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
@@ -182,21 +181,6 @@ async function pollRun(base: string, apiKey: string, runId: string): Promise<Run
   const res = await api(base, apiKey, `/api/v1/lead-search/runs/${runId}`);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.data;
-}
-
-async function until<T>(
-  what: string,
-  timeoutMs: number,
-  look: () => Promise<T | null | undefined | false>,
-  everyMs = 20,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const seen = await look();
-    if (seen) return seen;
-    await sleep(everyMs);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 interface Lead {
