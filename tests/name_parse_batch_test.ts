@@ -301,9 +301,10 @@ Deno.test(
     try {
       const ws = await createTestWorkspace(env, 100);
       const original = env.ctx.charge;
+      // The batch's chunks are charged in one call; that call fails.
       let calls = 0;
       env.ctx.charge = (requests) =>
-        ++calls === 2 ? Promise.reject(new Error("connection lost")) : original(requests);
+        ++calls === 1 ? Promise.reject(new Error("connection lost")) : original(requests);
       const names = people(45, "i");
       const res = await env.app.request(
         "/api/v1/name/parse/batch",
@@ -311,18 +312,53 @@ Deno.test(
       );
       assert.equal(res.status, 200);
       const { data } = await res.json();
-      assert.equal(data.results.slice(0, 20).filter((r: { data?: unknown }) => r.data).length, 20);
       assert.ok(
-        data.results.slice(20).every((r: { error?: { code: string } }) =>
-          r.error?.code === "incomplete"
-        ),
+        data.results.every((r: { error?: { code: string } }) => r.error?.code === "incomplete"),
       );
-      assert.equal(data.pointsCharged, 20);
+      assert.equal(data.pointsCharged, 0);
+      assert.equal(await countCharges(env, ws.workspaceId), 0);
       env.ctx.charge = original;
       const retry =
         await (await env.app.request("/api/v1/name/parse/batch", post(ws.apiKey, { names }, "i-1")))
           .json();
-      assert.equal(retry.data.pointsCharged, 25);
+      assert.equal(retry.data.pointsCharged, 45);
+      assert.ok(retry.data.results.every((r: { data?: unknown }) => r.data));
+      assert.equal(await countCharges(env, ws.workspaceId), 45);
+    } finally {
+      await env.close();
+    }
+  },
+);
+
+Deno.test(
+  "batch: a chunk the balance could not pay leaves the record open; the retry charges only it",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env, 100);
+      const original = env.ctx.charge;
+      // The first chunk finds the balance short (as when another request spent it meanwhile);
+      // the chunks after it are charged.
+      env.ctx.charge = async (requests) => {
+        const rest = await original(requests.slice(1));
+        return [{ outcome: "insufficient", balance: rest[0].balance }, ...rest];
+      };
+      const names = people(45, "s");
+      const first = await (await env.app.request(
+        "/api/v1/name/parse/batch",
+        post(ws.apiKey, { names }, "s-1"),
+      )).json();
+      assert.equal(first.data.pointsCharged, 25);
+      assert.ok(first.data.results.slice(0, 20).every((r: { error?: unknown }) => r.error));
+      assert.ok(first.data.results.slice(20).every((r: { data?: unknown }) => r.data));
+      env.ctx.charge = original;
+      const retry = await (await env.app.request(
+        "/api/v1/name/parse/batch",
+        post(ws.apiKey, { names }, "s-1"),
+      )).json();
+      assert.equal(retry.data.pointsCharged, 20);
+      assert.ok(retry.data.results.every((r: { data?: unknown }) => r.data));
       assert.equal(await countCharges(env, ws.workspaceId), 45);
     } finally {
       await env.close();

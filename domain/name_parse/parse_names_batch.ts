@@ -11,7 +11,7 @@
 import type { DomainContext } from "../context.ts";
 import { type Balance, readBalance, readBalanceOrNull } from "../billing/balance.ts";
 import { claimCall } from "../billing/billed_call.ts";
-import type { ChargeOutcome, ChargeRequest } from "../billing/charge_units.ts";
+import type { ChargeOutcome, ChargeRequest, ChargeResult } from "../billing/charge_units.ts";
 import { findChargedUnits } from "../billing/find_charged_units.ts";
 import { insufficientCredits } from "../billing/insufficient_credits.ts";
 import type { NameAnswer, NameOutcome, Spelling } from "./name_answer.ts";
@@ -110,13 +110,26 @@ export async function parseNamesBatch(
     const results: BatchRow[] = new Array(names.length);
     let pointsCharged = 0;
     let balance: Balance | null = null;
-    let stopped: RowError | null = null;
 
+    // Every chunk is read first; then all are charged in one call (one round trip, one
+    // transaction, in order), each chunk under its own key with its own outcome. If reading
+    // fails part-way, the chunks read so far are charged before the error goes on.
+    const chunks: { start: number; toCharge: { position: number; answer: NameAnswer }[] }[] = [];
+    let readFailed: { error: unknown } | null = null;
     for (let start = 0; start < names.length; start += BATCH_CHUNK) {
-      const chunk = names.slice(start, start + BATCH_CHUNK);
-      const outcomes = await readNames(ctx.nameModel, chunk, input.spelling);
+      let outcomes: NameOutcome[];
+      try {
+        outcomes = await readNames(
+          ctx.nameModel,
+          names.slice(start, start + BATCH_CHUNK),
+          input.spelling,
+        );
+      } catch (error) {
+        readFailed = { error };
+        break;
+      }
       const toCharge: { position: number; answer: NameAnswer }[] = [];
-      outcomes.forEach((outcome: NameOutcome, offset) => {
+      outcomes.forEach((outcome, offset) => {
         const position = start + offset;
         if (outcome.kind === "refused") {
           results[position] = { error: outcome.refusal };
@@ -124,47 +137,61 @@ export async function parseNamesBatch(
           results[position] = {
             data: { ...outcome.answer, charged: false, pointsCharged: 0, replay: true },
           };
-        } else if (stopped || !holdsKey) {
-          results[position] = { error: stopped ?? ROW_IN_PROGRESS };
+        } else if (!holdsKey) {
+          results[position] = { error: ROW_IN_PROGRESS };
         } else {
           toCharge.push({ position, answer: outcome.answer });
         }
       });
-      if (toCharge.length === 0) continue;
-
-      // The last chunk, when every row before it was answered (or refused for its input), marks
-      // the record done in the same transaction as its charge: one round trip fewer.
-      const completes = start + BATCH_CHUNK >= names.length && !hasUnansweredRow(results);
-      const request: ChargeRequest = {
-        workspaceId,
-        amount: toCharge.length * ctx.prices.nameParse,
-        units: toCharge.length,
-        chargeKey: call.chargeKey(chunkPart(start)),
-        operation: "nameParse",
-        idempotency: call.idempotency(completes ? { response: null } : undefined),
-      };
-      let charged;
-      try {
-        [charged] = await ctx.charge([request]);
-      } catch {
-        ctx.logger.warn("batch charge could not be recorded", { units: toCharge.length });
-        stopped = ROW_INCOMPLETE;
-        for (const { position } of toCharge) results[position] = { error: ROW_INCOMPLETE };
-        continue;
-      }
-      balance = charged.balance;
-      for (const { position, answer } of toCharge) {
-        results[position] = rowFor(charged.outcome, answer, ctx.prices.nameParse);
-      }
-      if (charged.outcome === "charged") {
-        anyChargedUnderKey = true;
-        pointsCharged += request.amount;
-      }
-      if (completes && (charged.outcome === "charged" || charged.outcome === "duplicate")) {
-        finished = true;
-      }
-      if (charged.outcome === "lease_lost") stopped = ROW_IN_PROGRESS;
+      if (toCharge.length > 0) chunks.push({ start, toCharge });
     }
+
+    if (chunks.length > 0) {
+      // A batch of one chunk whose other rows were all answered (or refused for their input)
+      // marks the record done in the same transaction as its charge: one round trip fewer. With
+      // several chunks each charge is decided on its own (an earlier one may find the balance
+      // short), so the record is completed afterwards, once every row is known to be answered.
+      const last = chunks[chunks.length - 1];
+      const completes = !readFailed && chunks.length === 1 &&
+        last.start + BATCH_CHUNK >= names.length && !hasUnansweredRow(results);
+      const requests: ChargeRequest[] = chunks.map((chunk) => ({
+        workspaceId,
+        amount: chunk.toCharge.length * ctx.prices.nameParse,
+        units: chunk.toCharge.length,
+        chargeKey: call.chargeKey(chunkPart(chunk.start)),
+        operation: "nameParse",
+        idempotency: call.idempotency(completes && chunk === last ? { response: null } : undefined),
+      }));
+      let charged: ChargeResult[] | null = null;
+      try {
+        charged = await ctx.charge(requests);
+      } catch {
+        ctx.logger.warn("batch charge could not be recorded", {
+          units: requests.reduce((sum, request) => sum + request.units!, 0),
+        });
+        for (const chunk of chunks) {
+          for (const { position } of chunk.toCharge) results[position] = { error: ROW_INCOMPLETE };
+        }
+      }
+      charged?.forEach((result, i) => {
+        const chunk = chunks[i];
+        balance = result.balance;
+        for (const { position, answer } of chunk.toCharge) {
+          results[position] = rowFor(result.outcome, answer, ctx.prices.nameParse);
+        }
+        if (result.outcome === "charged") {
+          anyChargedUnderKey = true;
+          pointsCharged += requests[i].amount;
+        }
+        if (
+          completes && chunk === last &&
+          (result.outcome === "charged" || result.outcome === "duplicate")
+        ) {
+          finished = true;
+        }
+      });
+    }
+    if (readFailed) throw readFailed.error;
 
     const answered = results.filter((row) => "data" in row) as { data: { replay: boolean } }[];
     if (holdsKey && !finished && !hasUnansweredRow(results)) {
