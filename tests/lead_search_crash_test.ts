@@ -23,20 +23,13 @@ import { type Database, openDatabase, type Sql } from "../domain/stores/database
 import { migrate } from "../domain/stores/migrate.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { DB_TEST, openTestDatabase } from "./harness.ts";
-import { sleep, until } from "./service_child.ts";
+import { freePort, ServiceChild, sleep, until } from "./service_child.ts";
 
 const KEY = "svc_sk_" + "1e".repeat(24);
 const SECRET = "lead-search-crash-secret-0123456789abcdef0123";
 const PRICE = 2;
 const SHOW = Boolean(Deno.env.get("CRASH_TEST_STDERR"));
 const USES_POSTGRES = Boolean(Deno.env.get("TEST_DATABASE_URL"));
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
 
 async function waitHealthy(base: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
@@ -50,60 +43,12 @@ async function waitHealthy(base: string): Promise<void> {
   throw new Error("service did not become healthy");
 }
 
-/** The service as its own process, its log lines (stdout) kept for the test to read. */
-class ServiceProcess {
-  readonly lines: string[] = [];
-  readonly #child: Deno.ChildProcess;
-  readonly #drained: Promise<void>;
-
-  constructor(readonly label: string, env: Record<string, string>) {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        "--unstable-kv",
-        "--unstable-cron",
-        new URL("../main.ts", import.meta.url).pathname,
-      ],
-      env: { ...env, LOG_REQUESTS: "false" },
-      stdout: "piped",
-      stderr: SHOW ? "inherit" : "null",
-    }).spawn();
-    this.#child = child;
-    this.#drained = (async () => {
-      let rest = "";
-      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-        rest += chunk;
-        const parts = rest.split("\n");
-        rest = parts.pop()!;
-        for (const line of parts) {
-          this.lines.push(line);
-          if (SHOW) console.error(`[${label}] ${line}`);
-        }
-      }
-    })().catch(() => {});
-  }
-
-  /** Log records with this message. */
-  logged(msg: string): Record<string, unknown>[] {
-    return this.lines.flatMap((line) => {
-      try {
-        const record = JSON.parse(line);
-        return record.msg === msg ? [record] : [];
-      } catch {
-        return [];
-      }
-    });
-  }
-
-  async kill(signal: Deno.Signal): Promise<Deno.CommandStatus> {
-    try {
-      this.#child.kill(signal);
-    } catch { /* already gone */ }
-    const status = await this.#child.status;
-    await this.#drained;
-    return status;
-  }
+/** The service as its own process (`deno run -A main.ts`), its log lines kept for the test to read. */
+function startService(label: string, env: Record<string, string>): ServiceChild {
+  return new ServiceChild(label, { ...env, LOG_REQUESTS: "false" }, {
+    clearEnv: false,
+    show: SHOW,
+  });
 }
 
 function serviceEnv(
@@ -340,7 +285,7 @@ Deno.test(
     const env = serviceEnv(dataDir, port, pg?.url ?? null, {
       LEAD_SEARCH_PAGE_DELAY_MS: "60",
     });
-    let service = new ServiceProcess("first", env);
+    let service = startService("first", env);
     let booksDb: Database | null = null;
     try {
       await waitHealthy(base);
@@ -372,7 +317,7 @@ Deno.test(
       const claimsBefore = service.logged("lead search claimed").length;
       assert.equal(claimsBefore, 1);
 
-      service = new ServiceProcess("restarted", env);
+      service = startService("restarted", env);
       await waitHealthy(base);
       const after = await pollRun(base, KEY, runId);
       console.log(
@@ -418,7 +363,7 @@ Deno.test(
         assert.equal(row.lease_token, null, "handed back: no lease held");
       }
 
-      service = new ServiceProcess("third", env);
+      service = startService("third", env);
       await waitHealthy(base);
       const done = await until("the run completed", 30_000, async () => {
         const run = await pollRun(base, KEY, runId);
@@ -481,7 +426,7 @@ Deno.test(
     const envs = [0, 1].map((i) =>
       serviceEnv(dirs[i], ports[i], pg.url, { LEAD_SEARCH_PAGE_DELAY_MS: "40" })
     );
-    const processes = [new ServiceProcess("A", envs[0]), new ServiceProcess("B", envs[1])];
+    const processes = [startService("A", envs[0]), startService("B", envs[1])];
     const allProcesses = [...processes];
     try {
       await Promise.all(bases.map(waitHealthy));
@@ -538,7 +483,7 @@ Deno.test(
       }
 
       // B comes back; every workspace continues its run, alternately through B and A.
-      processes[1] = new ServiceProcess("B again", envs[1]);
+      processes[1] = startService("B again", envs[1]);
       allProcesses.push(processes[1]);
       await waitHealthy(bases[1]);
       const continuations = await Promise.all(
@@ -641,7 +586,7 @@ Deno.test(
     // often claims the run in that window while its holder is still working on it; the holder
     // then finds its lease gone and writes nothing, and the thief delivers the page instead.
     const processes = [0, 1].map((i) =>
-      new ServiceProcess(
+      startService(
         `steal-${i}`,
         serviceEnv(dirs[i], ports[i], pg.url, {
           LEAD_SEARCH_PAGE_DELAY_MS: "150",
