@@ -89,10 +89,14 @@ Deno.test(
     let child = startProcess(env);
     try {
       await waitHealthy(base);
-      // Many batches in flight, then the process dies without warning.
+      // Many batches in flight, then the process dies without warning. They are sent 30 ms
+      // apart: concurrent charges share one commit (group commit), so batches sent all at once
+      // could all be charged in the very commit the kill waits for.
       const inFlight = Array.from(
         { length: BATCHES },
-        (_, i) => batch(base, i).then((r) => r.text()).catch(() => "lost"),
+        (_, i) =>
+          new Promise((resolve) => setTimeout(resolve, i * 30))
+            .then(() => batch(base, i)).then((r) => r.text()).catch(() => "lost"),
       );
       // The kill is driven by the ledger, not a timer: as soon as some rows are charged.
       await untilSomeRowsCharged(base);
