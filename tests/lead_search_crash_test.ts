@@ -23,25 +23,13 @@ import { type Database, openDatabase, type Sql } from "../domain/stores/database
 import { migrate } from "../domain/stores/migrate.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { DB_TEST, openTestDatabase } from "./harness.ts";
-import { freePort, ServiceChild, sleep, until } from "./service_child.ts";
+import { freePort, ServiceChild, until } from "./service_child.ts";
 
 const KEY = "svc_sk_" + "1e".repeat(24);
 const SECRET = "lead-search-crash-secret-0123456789abcdef0123";
 const PRICE = 2;
 const SHOW = Boolean(Deno.env.get("CRASH_TEST_STDERR"));
 const USES_POSTGRES = Boolean(Deno.env.get("TEST_DATABASE_URL"));
-
-async function waitHealthy(base: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`${base}/healthz`);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not up yet */ }
-    await sleep(100);
-  }
-  throw new Error("service did not become healthy");
-}
 
 /** The service as its own process (`deno run -A main.ts`), its log lines kept for the test to read. */
 function startService(label: string, env: Record<string, string>): ServiceChild {
@@ -288,7 +276,7 @@ Deno.test(
     let service = startService("first", env);
     let booksDb: Database | null = null;
     try {
-      await waitHealthy(base);
+      await service.waitHealthy(base);
       // The default runner: a Worker thread, on the embedded database as on Postgres.
       assert.deepEqual(service.logged("lead-search runner started").map((r) => r.runner), [
         "worker",
@@ -318,7 +306,7 @@ Deno.test(
       assert.equal(claimsBefore, 1);
 
       service = startService("restarted", env);
-      await waitHealthy(base);
+      await service.waitHealthy(base);
       const after = await pollRun(base, KEY, runId);
       console.log(
         `delivered before the kill: ≥ ${before.deliveredCount}; at restart: ${after.deliveredCount} of ${PEOPLE}`,
@@ -364,7 +352,7 @@ Deno.test(
       }
 
       service = startService("third", env);
-      await waitHealthy(base);
+      await service.waitHealthy(base);
       const done = await until("the run completed", 30_000, async () => {
         const run = await pollRun(base, KEY, runId);
         return run.status === "completed" ? run : null;
@@ -429,7 +417,7 @@ Deno.test(
     const processes = [startService("A", envs[0]), startService("B", envs[1])];
     const allProcesses = [...processes];
     try {
-      await Promise.all(bases.map(waitHealthy));
+      await Promise.all(processes.map((p, i) => p.waitHealthy(bases[i])));
 
       // Every workspace starts a run, alternately through A and B; a second start is refused.
       const firstRuns = await Promise.all(
@@ -485,7 +473,7 @@ Deno.test(
       // B comes back; every workspace continues its run, alternately through B and A.
       processes[1] = startService("B again", envs[1]);
       allProcesses.push(processes[1]);
-      await waitHealthy(bases[1]);
+      await processes[1].waitHealthy(bases[1]);
       const continuations = await Promise.all(
         workspaces.map((ws, i) =>
           startRun(bases[(i + 1) % 2], ws.apiKey, {
@@ -596,7 +584,7 @@ Deno.test(
       )
     );
     try {
-      await Promise.all(bases.map(waitHealthy));
+      await Promise.all(processes.map((p, i) => p.waitHealthy(bases[i])));
       // One run at a time, so the other process is idle and looking while a page runs long.
       const runs: RunView[] = [];
       for (const [i, ws] of workspaces.entries()) {
