@@ -74,8 +74,21 @@ function serveOnConnectionFunction(): ServeOnConnection | null {
   return typeof fn === "function" && fn.length >= 4 ? fn as ServeOnConnection : null;
 }
 
+/**
+ * Only the error's name is printed: an error escaping the app (which logs its own) might carry
+ * request content in its message, and names sent for parsing must never reach a log.
+ */
+function logServerError(error: unknown): void {
+  console.error(JSON.stringify({
+    time: new Date().toISOString(),
+    level: "error",
+    msg: "http server error",
+    errorName: (error as Error)?.name ?? typeof error,
+  }));
+}
+
 const defaultOnError = (error: unknown) => {
-  console.error(error);
+  logServerError(error);
   return new Response("Internal Server Error", { status: 500 });
 };
 
@@ -273,7 +286,7 @@ function serveConnections(
       try {
         conn.close();
       } catch { /* already closed */ }
-      console.error(error);
+      logServerError(error);
       return;
     }
     connections.add(c);
