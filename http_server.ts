@@ -25,6 +25,7 @@
  * `serveHttpOnConnection`. Throughput is the same as Deno.serve's within the noise (bare Hono,
  * 32 connections: ~30k GET and ~26k POST req/s either way on the 2-core CI machine).
  */
+import { withBufferedBody } from "./buffered_request.ts";
 
 export interface HttpServer {
   readonly addr: Deno.NetAddr;
@@ -253,20 +254,16 @@ function serveConnections(
         request.method !== "GET" && request.method !== "HEAD"
       ) {
         c.receivingSince = c.lastActive;
-        let body: ArrayBuffer;
+        let body: Uint8Array<ArrayBuffer>;
         try {
-          body = await request.arrayBuffer();
+          body = await request.bytes();
         } catch {
           // The connection was cut (the body stopped arriving) or the client went away.
           return new Response(null, { status: 408 });
         } finally {
           c.receivingSince = 0;
         }
-        request = new Request(request.url, {
-          method: request.method,
-          headers: request.headers,
-          body,
-        });
+        request = withBufferedBody(request, body);
       }
       const response = await handler(request, info);
       if (stopping) {

@@ -32,6 +32,17 @@ async function freshDatabase(baseUrl: string): Promise<{ url: string; drop(): Pr
   };
 }
 
+/**
+ * The `--v8-flags=…` of `deno task start` (deno.json), so the service under test runs with the
+ * same V8 settings as the README's start (its memory depends on them).
+ */
+export function startTaskV8Flags(): string[] {
+  const config = JSON.parse(
+    Deno.readTextFileSync(new URL("../deno.json", import.meta.url)),
+  ) as { tasks: Record<string, string> };
+  return config.tasks.start.split(/\s+/).filter((arg) => arg.startsWith("--v8-flags="));
+}
+
 export async function startServiceProcess(
   env: Record<string, string>,
   options: { freshDatabase?: boolean } = {},
@@ -57,6 +68,7 @@ export async function startServiceProcess(
       "-A",
       "--unstable-kv",
       "--unstable-cron",
+      ...startTaskV8Flags(),
       new URL("../main.ts", import.meta.url).pathname,
     ],
     env: serviceEnv,
