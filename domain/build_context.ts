@@ -7,7 +7,7 @@ import { createIdempotencyRecords } from "./idempotency/claim_idempotency_key.ts
 import { createRateLimiter } from "./rate_limit/rate_limiter.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { Logger } from "./shared/logger.ts";
-import type { Database } from "./stores/database.ts";
+import { CHARGE_SHARDS, type Database } from "./stores/database.ts";
 import type { NameModel } from "../model/types.ts";
 import { coalescedModel } from "./name_parse/coalesced_model.ts";
 import { createResultCache } from "./lookups/result_cache.ts";
@@ -41,8 +41,7 @@ export function buildContext(parts: ContextParts): DomainContext {
       logger,
     }),
     rateLimiter: createRateLimiter({ kv, clock, rules: config.rateLimits }),
-    // PGlite runs one statement at a time: a second flight would only queue behind the first.
-    charge: createCharger(db.sql, { maxInFlight: db.kind === "pglite" ? 1 : 2 }),
+    charge: createCharger(db.ledgerSql, { maxInFlight: CHARGE_SHARDS[db.kind] }),
     fingerprint,
     idempotency: createIdempotencyRecords({ sql: db.sql, clock }),
     nameModel: parts.nameModel ? coalescedModel(parts.nameModel) : null,
