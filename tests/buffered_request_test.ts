@@ -26,6 +26,16 @@ Deno.test("a buffered request answers every body reader from the bytes read, as 
   assert.equal(request.headers.get("x-trace"), "abc");
   assert.equal(request.url, "http://local/path?q=1");
   assert.equal(request.method, "POST");
+  assert.ok(request instanceof Request);
+  assert.equal(request.signal.aborted, false);
+});
+
+Deno.test("buffered requests share one shape: two of them answer from their own bytes", async () => {
+  const first = await buffered("one", "text/plain");
+  const second = await buffered("two", "text/plain");
+  assert.equal(Object.getPrototypeOf(first), Object.getPrototypeOf(second));
+  assert.equal(await first.text(), "one");
+  assert.equal(await second.text(), "two");
 });
 
 Deno.test("a buffered request: a reader's copy does not change the bytes; bad JSON rejects", async () => {
