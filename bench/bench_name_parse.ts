@@ -1,11 +1,11 @@
 /**
  * `deno task bench:parse`: billed name parsing over HTTP beside a bare Hono route, in one run.
  *
- * The service runs as its own process, started the README's way (`deno run -A main.ts`, on a new
- * database of DATABASE_URL's Postgres server when set, else embedded PGlite under a temp
- * DATA_DIR), with the
- * rate-limit budgets wide open (the limiter still runs). The bare Hono route runs in this
- * process, the load generator (`bench/load.ts`) in a third, all on the same machine.
+ * The service runs as its own process, started the README's way (`deno run -A` with the V8 flags
+ * of `deno task start`, `main.ts`; on a new database of DATABASE_URL's Postgres server when set,
+ * else embedded PGlite under a temp DATA_DIR), with the rate-limit budgets wide open (the limiter
+ * still runs). The bare Hono route runs in this process, the load generator (`bench/load.ts`) in
+ * a third, all on the same machine.
  *
  * Prints, per run: req/s, latency and the service's CPU time per request (or per name), then the
  * service's resident memory idle after start and at its peak under load, and the ratio of
