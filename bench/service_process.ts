@@ -33,14 +33,22 @@ async function freshDatabase(baseUrl: string): Promise<{ url: string; drop(): Pr
 }
 
 /**
- * The `--v8-flags=…` of `deno task start` (deno.json), so the service under test runs with the
- * same V8 settings as the README's start (its memory depends on them).
+ * What `deno task start` (deno.json) sets beside `deno run`: its leading environment assignments
+ * (`MALLOC_ARENA_MAX=2`) and its `--v8-flags=…`, so the service under test runs as the README
+ * starts it (its memory depends on both).
  */
-export function startTaskV8Flags(): string[] {
+export function startTaskSettings(): { env: Record<string, string>; args: string[] } {
   const config = JSON.parse(
     Deno.readTextFileSync(new URL("../deno.json", import.meta.url)),
   ) as { tasks: Record<string, string> };
-  return config.tasks.start.split(/\s+/).filter((arg) => arg.startsWith("--v8-flags="));
+  const words = config.tasks.start.split(/\s+/);
+  const env: Record<string, string> = {};
+  for (const word of words) {
+    const assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word);
+    if (!assignment) break;
+    env[assignment[1]] = assignment[2];
+  }
+  return { env, args: words.filter((word) => word.startsWith("--v8-flags=")) };
 }
 
 export async function startServiceProcess(
@@ -49,7 +57,9 @@ export async function startServiceProcess(
 ) {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-" });
   const port = 18_000 + Math.floor(Math.random() * 2000);
+  const startTask = startTaskSettings();
   const serviceEnv: Record<string, string> = {
+    ...startTask.env,
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: "127.0.0.1",
@@ -68,7 +78,7 @@ export async function startServiceProcess(
       "-A",
       "--unstable-kv",
       "--unstable-cron",
-      ...startTaskV8Flags(),
+      ...startTask.args,
       new URL("../main.ts", import.meta.url).pathname,
     ],
     env: serviceEnv,
