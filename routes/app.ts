@@ -3,11 +3,11 @@
  * Built from a DomainContext; performs no I/O until a request arrives.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import type { DomainContext } from "../domain/context.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponse, toServiceError } from "./errors.ts";
+import { limitBody } from "./middleware/limit_body.ts";
 import { requestContext } from "./middleware/request_context.ts";
 import { buildOpenApiDocument } from "./openapi_document.ts";
 import { mountHealth } from "./health.ts";
@@ -44,15 +44,7 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   });
 
   app.use("*", requestContext(ctx.logger, { log: options.logRequests ?? true }));
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ServiceError("validation_error", "The request body must be at most 1 MB");
-      },
-    }),
-  );
+  app.use("/api/*", limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB"));
 
   mountHealth(app, ctx);
   mountPoints(app, ctx);
