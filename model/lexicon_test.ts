@@ -20,3 +20,16 @@ Deno.test("lexicon: the shipped lexicon holds the held-out split's names too", (
   assert.ok(tagsOf("hirokazu").includes("g.ja"));
   assert.ok(lexicon.entries.size > 90_000);
 });
+
+Deno.test("lexicon: Japanese surnames beyond gimei's 500, in every usual spelling", () => {
+  // IPAdic's surname readings: Shigeno and Natsume are also given-name readings there, so both
+  // roles are known; Ohsumi / Osumi / Oosumi / Ōsumi are one surname written four ways
+  for (
+    const word of ["shigeno", "natsume", "hozumi", "ohsumi", "osumi", "oosumi", "ohya", "satoh"]
+  ) {
+    assert.ok(tagsOf(word).includes("s.ja"), `${word} is a Japanese surname`);
+  }
+  assert.ok(tagsOf("natsume").includes("g.ja"));
+  // katakana-only entries of IPAdic (foreign names) are left out
+  assert.ok(!tagsOf("watoson").includes("s.ja"));
+});

@@ -170,21 +170,32 @@ function stripMarks(s: string): string {
 /**
  * The lexicon's spellings of a romanised Japanese name: as the source writes it (wāpuro, "Satou",
  * "Kenichirou"), with long vowels written short as English text does ("Sato", "Kenichiro"; macrons
- * fold to the same key), and each with traditional Hepburn's m before b, m and p ("Sampei",
- * "Homma").
+ * fold to the same key), long o as "oh" as passports allow ("Satoh", "Ohsumi"), and each with
+ * traditional Hepburn's m before b, m and p ("Sampei", "Homma").
  */
 function romajiSpellings(s: string): string[] {
-  const short = s.replace(/ou/g, "o").replace(/uu/g, "u").replace(/oo(?=[^aeiou]|$)/g, "o");
+  const short = romajiShort(s);
   const hepburnM = (x: string) => x.replace(/n(?=[bmp])/g, "m");
-  return [...new Set([s, short, hepburnM(s), hepburnM(short)])];
+  return [...new Set([s, short, romajiOh(s), hepburnM(s), hepburnM(short)])];
 }
 
-/** Japanese romaji spelling variants: Satou → Sato / Satou / Satō. */
+/** Long vowels written short, as most English text does: Satou → Sato, Oosumi → Osumi. */
+const romajiShort = (s: string) => s.replace(LONG_VOWEL, (m) => m[0]);
+/** Long o written "oh", as Japanese passports allow: Satou → Satoh, Oosumi → Ohsumi. */
+const romajiOh = (s: string) => s.replace(/([oO])[ou](?=[^aeiou]|$)/g, "$1h");
+/** Long vowels with a macron: Satou → Satō, Oota → Ōta. */
+const romajiMacron = (s: string) => s.replace(LONG_VOWEL, (m) => MACRON[m[0]]);
+/** A long vowel as wāpuro romaji writes it: ou, uu, and oo before a consonant; either case. */
+const LONG_VOWEL = /[oO]u|[uU]u|[oO]o(?=[^aeiou]|$)/g;
+const MACRON: Record<string, string> = { o: "ō", O: "Ō", u: "ū", U: "Ū" };
+
+/** Japanese romaji spelling variants: Satou → Sato / Satou / Satō / Satoh. */
 function romajiVariant(s: string, rng: Rng): string {
   const r = rng.next();
-  if (r < 0.6) return s.replace(/ou/g, "o").replace(/uu/g, "u").replace(/oo(?=[^aeiou]|$)/g, "o");
-  if (r < 0.85) return s;
-  return s.replace(/ou/g, "ō").replace(/uu/g, "ū");
+  if (r < 0.55) return romajiShort(s);
+  if (r < 0.8) return s;
+  if (r < 0.9) return romajiMacron(s);
+  return romajiOh(s) === s ? romajiShort(s) : romajiOh(s);
 }
 
 /**
@@ -308,8 +319,10 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   for (const o of western) {
     const l = src[o];
     pools[o] = {
-      given: P(l.given, { zipf: o === "en" ? 0.9 : 0 }),
-      surname: P(l.surname, { zipf: o === "en" ? 0.8 : 0 }),
+      // English (census) and Hungarian lists are in frequency order; Hungarian given names come
+      // from an official list, closed like the ranked CJK surnames (never held out)
+      given: P(l.given, { zipf: o === "en" || o === "hu" ? 0.9 : 0, closed: o === "hu" }),
+      surname: P(l.surname, { zipf: o === "en" || o === "hu" ? 0.8 : 0 }),
       givenF: l.givenFemale ? P(l.givenFemale) : undefined,
       surnameF: l.surnameFemale ? P(l.surnameFemale) : undefined,
     };
@@ -357,7 +370,9 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   for (let i = 0; i < 6000; i++) {
     const one = gen.chance(0.3);
     const a = charPy.get(gen.pick(charList))!;
-    zhGivenRom.push(one ? a : `${a}|${charPy.get(gen.pick(charList))!}`);
+    // a few given names repeat one character (叠字: 冰冰 Bingbing, 婷婷 Tingting)
+    const b = gen.chance(0.03) ? a : charPy.get(gen.pick(charList))!;
+    zhGivenRom.push(one ? a : `${a}|${b}`);
   }
   // also real given names' full readings
   for (const g of src.zhHan.given) {
@@ -532,7 +547,8 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
 
   function composeWestern(o: string, rng: Rng, split: Split): Built {
     const female = rng.chance(0.5);
-    const forceG = split === "test" && rng.chance(0.5);
+    // a held-out name holds a held-out given name or surname (Hungarian given names: never held out)
+    const forceG = split === "test" && o !== "hu" && rng.chance(0.5);
     const { g, flags: gf } = westernGiven(o, rng, split, forceG, female);
     const w = westernSurname(o, rng, split, split === "test" && !forceG, female);
     let s = w.s;

@@ -370,3 +370,22 @@ export const HU_SURNAMES_EXTRA = (
   "Kónya Kormos Kurucz Lantos Magyari Mándoki Máthé Mezey Oravecz Polgár Rostás Sallai Somodi " +
   "Szabolcsi Szeles Ujhelyi Vámos Vince"
 ).split(" ");
+
+/**
+ * The most common Hungarian given names, most frequent first (the Central Statistical Office's
+ * counts over the whole population: László, István, József… and Mária, Erzsébet, Katalin…); the
+ * composer draws Hungarian given names with a Zipf weight by rank, so "Péter" is mostly a given
+ * name, as it is in Hungary, though it is a surname too.
+ */
+export const HU_GIVEN_MEN = (
+  "László István József János Zoltán Sándor Gábor Ferenc Attila Péter Tamás Zsolt Tibor András " +
+  "Csaba Imre Lajos György Balázs Róbert Mihály Béla Krisztián Dávid Ádám Dániel Norbert Károly " +
+  "Gyula Márk Szabolcs Bence Richárd Máté Pál Viktor Roland Levente Gergely Miklós Antal Árpád " +
+  "Kristóf Jenő Dezső Géza Ernő Endre Martin Bálint"
+).split(" ");
+export const HU_GIVEN_WOMEN = (
+  "Mária Erzsébet Katalin Éva Ilona Anna Zsuzsanna Margit Judit Ágnes Andrea Erika Krisztina " +
+  "Ildikó Irén Eszter Julianna Edit Gabriella Szilvia Anita Mónika Enikő Tímea Rozália Magdolna " +
+  "Viktória Piroska Beáta Nikolett Marianna Zsófia Hajnalka Dóra Klára Melinda Csilla Veronika " +
+  "Brigitta Renáta Gizella Tünde Orsolya Rita Petra Boglárka Anikó Réka Lilla Kitti"
+).split(" ");

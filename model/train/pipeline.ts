@@ -50,10 +50,15 @@ export function buildLexicon(c: Composer, dropShare: number, withHeldOut = false
   const entries = withHeldOut
     ? [...c.lexiconEntries, ...c.heldOutLexiconEntries]
     : c.lexiconEntries;
+  // Hungarian given names come from an official list the lexicon holds whole: never hidden, so
+  // an unknown word in a Hungarian name is taught as what it mostly is, a surname
+  const alwaysKnown = new Set(entries.filter((e) => e.tag === "g.hu").map((e) => lexKey(e.word)));
   for (const { word, tag } of entries) {
     const key = lexKey(word);
     if (!key || isParticle(word)) continue;
-    if (dropShare > 0 && (fnv(`lexdrop:${key}`) % 1000) / 1000 < dropShare) continue;
+    if (
+      dropShare > 0 && !alwaysKnown.has(key) && (fnv(`lexdrop:${key}`) % 1000) / 1000 < dropShare
+    ) continue;
     let id = tagIds.get(tag);
     if (id === undefined) {
       id = tags.length;

