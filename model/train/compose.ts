@@ -195,7 +195,8 @@ function romajiVariant(s: string, rng: Rng): string {
   if (r < 0.55) return romajiShort(s);
   if (r < 0.8) return s;
   if (r < 0.9) return romajiMacron(s);
-  return romajiOh(s) === s ? romajiShort(s) : romajiOh(s);
+  const oh = romajiOh(s);
+  return oh === s ? romajiShort(s) : oh;
 }
 
 /**
@@ -289,6 +290,11 @@ export interface Composer {
    * measurement, and shipped, so that the service knows every name of the sources.
    */
   heldOutLexiconEntries: { word: string; tag: string }[];
+  /**
+   * Tags of lists the lexicon holds whole (Hungarian given names, an official list): training never
+   * hides their words, so an unknown word beside one is taught as what it mostly is, the other role.
+   */
+  neverHiddenTags: string[];
 }
 
 /**
@@ -1021,6 +1027,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     },
     lexiconEntries,
     heldOutLexiconEntries,
+    neverHiddenTags: ["g.hu"],
   };
 }
 

@@ -50,9 +50,10 @@ export function buildLexicon(c: Composer, dropShare: number, withHeldOut = false
   const entries = withHeldOut
     ? [...c.lexiconEntries, ...c.heldOutLexiconEntries]
     : c.lexiconEntries;
-  // Hungarian given names come from an official list the lexicon holds whole: never hidden, so
-  // an unknown word in a Hungarian name is taught as what it mostly is, a surname
-  const alwaysKnown = new Set(entries.filter((e) => e.tag === "g.hu").map((e) => lexKey(e.word)));
+  const neverHidden = new Set(c.neverHiddenTags);
+  const alwaysKnown = new Set(
+    entries.filter((e) => neverHidden.has(e.tag)).map((e) => lexKey(e.word)),
+  );
   for (const { word, tag } of entries) {
     const key = lexKey(word);
     if (!key || isParticle(word)) continue;
