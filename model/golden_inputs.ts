@@ -41,6 +41,16 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   // a generational suffix inside a comma-inverted name
   g("suffix-inverted", "Fairweather, Jr. Dorian", "Dorian", "Fairweather"),
   g("suffix-inverted", "Okafor, III Wendell T.", "Wendell T.", "Okafor"),
+  g("suffix-inverted", "Fairweather, Jun. Dorian", "Dorian", "Fairweather"),
+  // suffixes that are also given names: a suffix only when written as one ("Jun.", "VI")
+  g("suffix-name-like", "Dorian Fairweather Jun.", "Dorian", "Fairweather"),
+  g("suffix-name-like", "Dorian Fairweather VI", "Dorian", "Fairweather"),
+  g("suffix-name-like", "Wang Jun", "Jun", "Wang"),
+  g("suffix-name-like", "Wang, Jun", "Jun", "Wang"),
+  g("suffix-name-like", "Ishikawa Jun", "Jun", "Ishikawa"),
+  g("suffix-name-like", "Park Min Jun", "Min Jun", "Park"),
+  g("suffix-name-like", "Pham Vi", "Vi", "Pham"),
+  g("suffix-name-like", "Pham Thi Vi", "Thi Vi", "Pham"),
   g("suffix-inverted", "Okafor, Sr. Wendell", "Wendell", "Okafor"),
   // Hungarian in native order, with and without diacritics
   g("hungarian", "Kovács Imre", "Imre", "Kovács"),

@@ -77,11 +77,22 @@ export function postNominalKey(word: string): string {
   return word.indexOf(".") >= 0 ? word.replace(DOT, "").toLowerCase() : word.toLowerCase();
 }
 
+/**
+ * Suffixes that are also common given names, suffixes only when written as one: "Jun." (junior,
+ * as German and older English write it) but not "Jun" ("Li Jun", "Kim Min Jun", "Nakamura Jun");
+ * "VI" (the sixth) but not "Vi" (a Vietnamese given name: "Tran Vi", "Nguyen Thi Vi").
+ */
+const NAME_LIKE_SUFFIXES = new Map<string, (word: string) => boolean>([
+  ["jun", (word) => word.endsWith(".")],
+  ["vi", (word) => word.startsWith("VI")],
+]);
+
 export function postNominalKind(word: string): PostNominalKind | null {
   // not in the list, and no period to make it a dotted chain: no key to build
   if (!MIGHT_BE_POST_NOMINAL.mightHave(word) && word.indexOf(".") < 0) return null;
-  const kind = KIND.get(postNominalKey(word));
-  if (kind) return kind;
+  const key = postNominalKey(word);
+  const kind = KIND.get(key);
+  if (kind) return NAME_LIKE_SUFFIXES.get(key)?.(word) === false ? null : kind;
   // "Msc.Ed.", "M.Sc.Ed.": dotted parts, all credential parts, one a real credential.
   const inner = word.indexOf(".");
   if (inner <= 0 || inner === word.length - 1) return null;
