@@ -51,6 +51,16 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   g("suffix-name-like", "Park Min Jun", "Min Jun", "Park"),
   g("suffix-name-like", "Pham Vi", "Vi", "Pham"),
   g("suffix-name-like", "Pham Thi Vi", "Thi Vi", "Pham"),
+  // credentials that are also names: dropped when written as a credential
+  g("credential-name-like", "Dorian Fairweather EdD", "Dorian", "Fairweather"),
+  g("credential-name-like", "Dorian Fairweather, Ed.D.", "Dorian", "Fairweather"),
+  g("credential-name-like", "Edd Fairweather", "Edd", "Fairweather"),
+  g("credential-name-like", "Okafor Edd", "Edd", "Okafor"),
+  g("credential-name-like", "Fairweather, Edd", "Edd", "Fairweather"),
+  g("credential-name-like", "Zhao, Ma", "Ma", "Zhao"),
+  g("credential-name-like", "Fairweather, Dorian, MA", "Dorian", "Fairweather"),
+  g("credential-name-like", "Fairweather, Dorian, Ma", "Dorian", "Fairweather"),
+  g("credential-name-like", "Fairweather, Junior", "Junior", "Fairweather"),
   g("suffix-inverted", "Okafor, Sr. Wendell", "Wendell", "Okafor"),
   // Hungarian in native order, with and without diacritics
   g("hungarian", "Kovács Imre", "Imre", "Kovács"),

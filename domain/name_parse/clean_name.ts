@@ -170,6 +170,7 @@ function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][
   if (isPhraseGroup(group)) return true;
   const texts = (i: number) => (i >= 0 && i < group.length ? group[i].text : null);
   let dottedInitials = true;
+  let plainWeak = true;
   let unknown = false;
   for (let end = group.length; end > 0;) {
     const token = group[end - 1];
@@ -184,6 +185,9 @@ function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][
       continue;
     }
     const kind = postNominalKind(token.text);
+    if ((kind !== "credential-weak" && kind !== "suffix-weak") || !isPlainlyWritten(token.text)) {
+      plainWeak = false;
+    }
     if (kind === null) {
       if (token.text.length < 3 || !looksLikeCredential(token.text)) return false;
       unknown = true;
@@ -196,7 +200,15 @@ function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][
   if (unknown && !before.some(holdsKnownCredential)) {
     return false;
   }
-  return !(dottedInitials && stripSide(main).length === 1);
+  // after a one-word surname, ", J.D." is the given name's initials and ", Ma" or ", Junior" (names
+  // as well as a credential or a suffix, written as a name) the given name
+  const givenNameLike = dottedInitials || (plainWeak && before.length === 0);
+  return !(givenNameLike && stripSide(main).length === 1);
+}
+
+/** Written as a name word: no period, and neither in capitals nor with an inner capital ("EdD"). */
+function isPlainlyWritten(text: string): boolean {
+  return text.indexOf(".") < 0 && text.slice(1) === text.slice(1).toLowerCase();
 }
 
 function holdsKnownCredential(group: NameToken[]): boolean {

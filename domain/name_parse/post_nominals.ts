@@ -4,9 +4,9 @@
  *
  * - `suffix` / `credential`: dropped at the end of a name (and as a whole comma group).
  * - `suffix-weak` ("Senior", "Junior"): also surnames; dropped only when two name words remain.
- * - `credential-weak` ("MA", "MS", "BA", "DO", "PA"): also surnames ("Jack Ma"); dropped at the end
- *   only after a comma, written with periods ("M.A."), in capitals in a name that is not all
- *   capitals, or after another credential.
+ * - `credential-weak` ("MA", "MS", "BA", "DO", "PA", "EdD"): also names ("Jack Ma", "Edd Byrnes");
+ *   dropped at the end only after a comma, written with periods ("M.A."), in capitals or with an
+ *   inner capital ("EdD") in a name that is not all capitals, or after another credential.
  * - `numeral-v` ("V"): a suffix or an initial; dropped only at the very end of a plain name.
  * - `occupation` ("Trustee", "Realtor", "Broker", "Atty"): an occupation written after a name the
  *   way a credential is; dropped at the end while two name words remain (one on a side of a
@@ -29,7 +29,7 @@ const SUFFIX_WEAK = `junior senior`;
 const CREDENTIAL = `phd dphil md mba cpa esq esquire jd dds dmd rn lpn cfa clu cfp chfc lutc cpcu
   frcs frcp frcpc frcsc frcse mrcp mrcs mrcgp facs facp facc faap fache facog facep obe mbe cbe kbe
   dbe gbe kcb kcmg frs freng fba frse fmedsci mph msc bsc mbbs mbchb bchir bds dvm vmd pharmd psyd
-  edd dsc scd llm lld llb mfa msw lcsw lmft lpc lcpc pmp cissp cisa cism rph dpt otr mhs msn dnp
+  dsc scd llm lld llb mfa msw lcsw lmft lpc lcpc pmp cissp cisa cism rph dpt otr mhs msn dnp
   crnp aprn fnp pac mdiv thd dmin med mscs msee bsee pgeng dc qc kc cma cpim
   phr sphr shrm ret usn usmc usaf cfe cia cgma acca aca fca cga cpp cae rd ld cde ccrn mhsa mpa mph
   mpp mres mphil bpharm mpharm bvsc mrcvs ms.c msced frcpsych fracp fracs franzcp mbbch atp mmed
@@ -45,7 +45,7 @@ const CREDENTIAL = `phd dphil md mba cpa esq esquire jd dds dmd rn lpn cfa clu c
   aia faia ncarb asla pls cfm cih csp chmm
   shrm-cp shrm-scp ccna ccnp mcse csm cism cisa
   dabr dabfm faafp facs facep facr fapa faha fscai`;
-const CREDENTIAL_WEAK = `ma ms bs ba do pa pe od mp np ab sb sm am mre bsn be`;
+const CREDENTIAL_WEAK = `ma ms bs ba do pa pe od mp np ab sb sm am mre bsn be edd`;
 /** Occupations written after a name like a credential ("Jane Roe, Trustee", "Jane Roe Realtor"). */
 const OCCUPATION = `trustee trustees ttee co-trustee realtor realtors broker brokers broker/owner
   broker-owner atty attys attorneys attorney-at-law`;

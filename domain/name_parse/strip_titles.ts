@@ -115,9 +115,15 @@ function dropTrailing(
     case "numeral-v":
       return role === "plain" && remain >= 2 && !isInitial(tokens[end - 2].text);
     case "credential-weak":
-      return remain >= keep &&
-        (afterCredential || text.indexOf(".") > 0 || (!allCaps && isUpper(text)));
+      return remain >= keep && (afterCredential || text.indexOf(".") > 0 ||
+        (!allCaps && (isUpper(text) || hasInnerCapital(text))));
   }
+}
+
+/** A capital after the first letter: "EdD", "PhD". */
+function hasInnerCapital(text: string): boolean {
+  const rest = text.slice(1);
+  return rest !== rest.toLowerCase();
 }
 
 function isUpper(text: string): boolean {
