@@ -220,6 +220,12 @@ export const GOLDEN: GoldenCase[] = [
   c("Shinya Hozumi", "Shinya", "Hozumi", true),
   c("Naoki Komaki", "Naoki", "Komaki", true),
   c("Ayase Akira", "Akira", "Ayase", true),
+  // the most common surnames, which IPAdic also lists as rare given-name readings, before a
+  // given name that is also a surname reading
+  c("Sato Akira", "Akira", "Sato"),
+  c("Ito Akira", "Akira", "Ito"),
+  c("Suzuki Makoto", "Makoto", "Suzuki"),
+  c("Akira Sato", "Akira", "Sato"),
   // long o written "oh", as Japanese passports allow
   c("Kenichi Ohya", "Kenichi", "Ohya"),
   c("Ohya Kenichi", "Kenichi", "Ohya"),
@@ -235,6 +241,13 @@ export const GOLDEN: GoldenCase[] = [
   c("Hwangbo Hye-jin", "Hye-jin", "Hwangbo"),
   c("Daniel Kim", "Daniel", "Kim"),
   c("PARK Soo-min", "Soo-min", "PARK"),
+  // given-name syllables faker's list lacks (Gwan, Gwang), written apart, in both orders
+  c("Kim Kwan Woo", "Kwan Woo", "Kim"),
+  // (Hong and Kwan are surnames and given-name syllables both: either end may be the surname)
+  c("Hong Kwan Woo", "Kwan Woo", "Hong", true),
+  c("Kwan Woo Hong", "Kwan Woo", "Hong", true),
+  c("Jung Kwang Soo", "Kwang Soo", "Jung"),
+  c("Kwang Soo Jung", "Kwang Soo", "Jung"),
   // --- Vietnamese
   c("Nguyen Van An", "Van An", "Nguyen"),
   c("Nguyễn Văn An", "Văn An", "Nguyễn"),

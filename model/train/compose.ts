@@ -5,6 +5,7 @@
  * held-out full name contains at least one held-out name. Closed classes (particles, the usual
  * CJK/Vietnamese surnames, Vietnamese middle names) are never held out.
  */
+import { translate as hanjaToHangul } from "hanja/lib/translate.js";
 import { fold } from "../text.ts";
 import { fnv, Rng } from "./prng.ts";
 import {
@@ -18,7 +19,14 @@ import {
   ZH_COMPOUND_SURNAMES,
   ZH_SURNAMES,
 } from "./lists.ts";
-import { cap, hangulSyllable, pinyinSurname, pinyinSyllables, type Sources } from "./sources.ts";
+import {
+  cap,
+  hangulSyllable,
+  ipadicGivenNameKanji,
+  pinyinSurname,
+  pinyinSyllables,
+  type Sources,
+} from "./sources.ts";
 
 export const LABELS = ["GIVEN", "MIDDLE", "PARTICLE", "SURNAME"] as const;
 export const L_GIVEN = 0, L_MIDDLE = 1, L_PARTICLE = 2, L_SURNAME = 3;
@@ -336,7 +344,11 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   for (const o of ["el", "ar", "arNative", "he", "other", "jaHan", "ja", "koHangul", "zhHan"]) {
     pools[o] = {
       given: P(src[o].given),
-      surname: P(src[o].surname, { zipf: o === "ar" ? 0.5 : 0 }),
+      // Japanese surnames are in frequency order (gimei's first): Satou, Suzuki and Itou are
+      // mostly surnames though IPAdic also lists them as given-name readings
+      surname: P(src[o].surname, {
+        zipf: o === "ar" ? 0.5 : o === "ja" || o === "jaHan" ? 0.9 : 0,
+      }),
     };
   }
   const ru = src.ru;
@@ -392,13 +404,25 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   // Korean
   const koSyl = new Set<string>();
   const koGivenRom: string[] = [];
-  for (const g of src.koHangul.given) {
-    const syls = [...g].map((c) => hangulSyllable(c));
+  const addKoGiven = (hangul: string) => {
+    const syls = [...hangul].map(hangulSyllable);
     syls.forEach((x) => {
       koSyl.add(x);
       for (const v of koSpellings(x)) koSyl.add(v);
     });
     koGivenRom.push(syls.join("|"));
+  };
+  for (const g of src.koHangul.given) addKoGiven(g);
+  // faker's 540 Korean given names hold 106 syllables and leave out common ones (Gwan, Gwang): as
+  // many names again, each two Sino-Korean readings (the hanja table, with the initial-sound rule)
+  // of characters drawn by how often real given names use them: Chinese given names and IPAdic's
+  // Japanese ones, written with the same hanja Korean given names are
+  const nameHanja = [...charList, ...ipadicGivenNameKanji()];
+  const koGen = new Rng(11);
+  const fakerKoGiven = koGivenRom.length;
+  for (let i = 0; i < fakerKoGiven; i++) {
+    const hangul = hanjaToHangul(koGen.pick(nameHanja) + koGen.pick(nameHanja), "SUBSTITUTION");
+    if (/^\p{Script=Hangul}{2}$/u.test(hangul)) addKoGiven(hangul);
   }
   for (const [, vs] of KO_SURNAMES) for (const v of vs) koSyl.add(v.toLowerCase());
   const koGiven = P(koGivenRom);
@@ -943,6 +967,11 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     if (tag === "s.zh" || tag === "s.ko" || tag === "s.vi") {
       const bucket = rank < 10 ? "r1" : rank < 30 ? "r2" : rank < 100 ? "r3" : "r4";
       for (const w of conv(x)) entries.push({ word: w, tag: `${tag}.${bucket}` });
+    }
+    if (tag === "s.ja") {
+      // gimei's 500 surnames by frequency head the list; IPAdic's readings are unranked
+      const bucket = rank < 100 ? "r1" : rank < 500 ? "r2" : null;
+      if (bucket) { for (const w of conv(x)) entries.push({ word: w, tag: `${tag}.${bucket}` }); }
     }
   };
   for (const o of western) {

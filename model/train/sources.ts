@@ -205,6 +205,20 @@ export async function loadSources(): Promise<Sources> {
 }
 
 /**
+ * The kanji of IPAdic's given names (名), one entry per spelling: the characters East Asian given
+ * names are written with, by how often names use them (Korean given names use the same hanja).
+ */
+export function ipadicGivenNameKanji(): string[] {
+  const out: string[] = [];
+  for (const line of ipadicPersonNames.split("\n")) {
+    const f = line.split(",");
+    if (f[7] !== "名" || !/^\p{Script=Han}+$/u.test(f[0])) continue;
+    out.push(...f[0]);
+  }
+  return out;
+}
+
+/**
  * Japanese surname (姓) or given-name (名) readings from IPAdic's person-name nouns
  * (`Noun.name.csv`: surface, ids, cost, 名詞,固有名詞,人名,姓|名, …, reading in katakana),
  * romanised in Hepburn as gimei writes them ("Satou", "Oosumi"), the readings with the most kanji
