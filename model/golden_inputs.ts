@@ -61,6 +61,15 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   g("credential-name-like", "Fairweather, Dorian, MA", "Dorian", "Fairweather"),
   g("credential-name-like", "Fairweather, Dorian, Ma", "Dorian", "Fairweather"),
   g("credential-name-like", "Fairweather, Junior", "Junior", "Fairweather"),
+  g("credential-name-like", "Xiaoling Cen", "Xiaoling", "Cen"),
+  g("credential-name-like", "Dorian Fairweather, CEN", "Dorian", "Fairweather"),
+  g("credential-name-like", "Bikash Kc", "Bikash", "Kc"),
+  g("credential-name-like", "Dorian Fairweather KC", "Dorian", "Fairweather"),
+  g("suffix-name-like", "Naomasa Ii", "Naomasa", "Ii"),
+  g("suffix-name-like", "Dorian Fairweather II", "Dorian", "Fairweather"),
+  // a comma-inverted surname that is also a title
+  g("title-surname", "Mayor, Dorian", "Dorian", "Mayor"),
+  g("title-surname", "Herr, Dorian", "Dorian", "Herr"),
   g("suffix-inverted", "Okafor, Sr. Wendell", "Wendell", "Okafor"),
   // Hungarian in native order, with and without diacritics
   g("hungarian", "Kovács Imre", "Imre", "Kovács"),

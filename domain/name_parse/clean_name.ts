@@ -54,8 +54,13 @@ export function cleanName(input: string): CleanedName | NameRefusal {
   }
   if (given.length === 0) return plainName(main, nickname);
 
-  // "Surname, Given": the comma fixes the split.
-  const surnameWords = stripSide(main);
+  // "Surname, Given": the comma fixes the split. A surname side that is one title-like word, and
+  // nothing else, is that surname ("Mayor, Anna", "Herr, Anna", "Abbe, Anna").
+  const stripped = stripSide(main);
+  const surnameWords = stripped.length === 0 && main.length === 1 && !main[0].nick &&
+      /^\p{L}+$/u.test(main[0].text)
+    ? main
+    : stripped;
   const givenWords = stripSide(given);
   if (surnameWords.length === 0) return plainName(givenWords, nickname);
   if (givenWords.length === 0) return plainName(surnameWords, nickname);

@@ -4,7 +4,8 @@
  *
  * - `suffix` / `credential`: dropped at the end of a name (and as a whole comma group).
  * - `suffix-weak` ("Senior", "Junior"): also surnames; dropped only when two name words remain.
- * - `credential-weak` ("MA", "MS", "BA", "DO", "PA", "EdD"): also names ("Jack Ma", "Edd Byrnes");
+ * - `credential-weak` ("MA", "MS", "BA", "DO", "PA", "EdD", "KC", "CEN"): also names ("Jack Ma",
+ *   "Edd Byrnes", the Nepali surname KC, the Chinese surname Cen);
  *   dropped at the end only after a comma, written with periods ("M.A."), in capitals or with an
  *   inner capital ("EdD") in a name that is not all capitals, or after another credential.
  * - `numeral-v` ("V"): a suffix or an initial; dropped only at the very end of a plain name.
@@ -30,14 +31,14 @@ const CREDENTIAL = `phd dphil md mba cpa esq esquire jd dds dmd rn lpn cfa clu c
   frcs frcp frcpc frcsc frcse mrcp mrcs mrcgp facs facp facc faap fache facog facep obe mbe cbe kbe
   dbe gbe kcb kcmg frs freng fba frse fmedsci mph msc bsc mbbs mbchb bchir bds dvm vmd pharmd psyd
   dsc scd llm lld llb mfa msw lcsw lmft lpc lcpc pmp cissp cisa cism rph dpt otr mhs msn dnp
-  crnp aprn fnp pac mdiv thd dmin med mscs msee bsee pgeng dc qc kc cma cpim
+  crnp aprn fnp pac mdiv thd dmin med mscs msee bsee pgeng dc qc cma cpim
   phr sphr shrm ret usn usmc usaf cfe cia cgma acca aca fca cga cpp cae rd ld cde ccrn mhsa mpa mph
   mpp mres mphil bpharm mpharm bvsc mrcvs ms.c msced frcpsych fracp fracs franzcp mbbch atp mmed
   faan fasa fasn fccp fesc fmed attorney
-  lncc ccm cnor cen cpn cpnp pnp anp acnp agnp fnp-bc pmhnp crna cnm cns rnc rn-bc adn asn lvn cna
+  lncc ccm cnor cpn cpnp pnp anp acnp agnp fnp-bc pmhnp crna cnm cns rnc rn-bc adn asn lvn cna
   rma rdh rdn cdces ibclc rrt otr/l slp ccc-slp atc cscs dpm drph dnsc dmsc mhsc msed bsed
   mba-hcm emba mhrm msn-ed
-  cfa caia frm cpwa crpc crps aif aams ricp cltc casl cebs fsa fcas acas maaa cic aai cpia
+  cfa caia frm cpwa crpc crps aif aams ricp cltc casl cebs fsa fcas acas maaa cic cpia
   lutcf flmi rhu rebc cmfc chfebc cfs cpfa ppc aep ctfa
   gri crs abr sres e-pro epro cips rsps srs psa mrp ahwd c2ex cne alhs cdpe sfr ccim sior cpm crb
   bpor cre cpa/pfs
@@ -45,7 +46,7 @@ const CREDENTIAL = `phd dphil md mba cpa esq esquire jd dds dmd rn lpn cfa clu c
   aia faia ncarb asla pls cfm cih csp chmm
   shrm-cp shrm-scp ccna ccnp mcse csm cism cisa
   dabr dabfm faafp facs facep facr fapa faha fscai`;
-const CREDENTIAL_WEAK = `ma ms bs ba do pa pe od mp np ab sb sm am mre bsn be edd`;
+const CREDENTIAL_WEAK = `ma ms bs ba do pa pe od mp np ab sb sm am mre bsn be edd cen kc aai`;
 /** Occupations written after a name like a credential ("Jane Roe, Trustee", "Jane Roe Realtor"). */
 const OCCUPATION = `trustee trustees ttee co-trustee realtor realtors broker brokers broker/owner
   broker-owner atty attys attorneys attorney-at-law`;
@@ -80,11 +81,13 @@ export function postNominalKey(word: string): string {
 /**
  * Suffixes that are also common given names, suffixes only when written as one: "Jun." (junior,
  * as German and older English write it) but not "Jun" ("Li Jun", "Kim Min Jun", "Nakamura Jun");
- * "VI" (the sixth) but not "Vi" (a Vietnamese given name: "Tran Vi", "Nguyen Thi Vi").
+ * "VI" (the sixth) but not "Vi" (a Vietnamese given name: "Tran Vi", "Nguyen Thi Vi"); "II" but not
+ * "Ii" (a Japanese surname).
  */
 const NAME_LIKE_SUFFIXES = new Map<string, (word: string) => boolean>([
   ["jun", (word) => word.endsWith(".")],
   ["vi", (word) => word.startsWith("VI")],
+  ["ii", (word) => word.startsWith("II")],
 ]);
 
 export function postNominalKind(word: string): PostNominalKind | null {
