@@ -10,6 +10,7 @@ import type { CleanedName, NameRefusal, RefusalReason } from "./cleaned_name.ts"
 import { honorificKind } from "./honorifics.ts";
 import { isParticle } from "./particles.ts";
 import {
+  hasInnerCapital,
   isCredentialKind,
   isInitial,
   isPronounTag,
@@ -213,7 +214,7 @@ function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][
 
 /** Written as a name word: no period, and neither in capitals nor with an inner capital ("EdD"). */
 function isPlainlyWritten(text: string): boolean {
-  return text.indexOf(".") < 0 && text.slice(1) === text.slice(1).toLowerCase();
+  return text.indexOf(".") < 0 && !hasInnerCapital(text);
 }
 
 function holdsKnownCredential(group: NameToken[]): boolean {

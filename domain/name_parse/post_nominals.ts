@@ -109,6 +109,12 @@ export function postNominalKind(word: string): PostNominalKind | null {
   return real ? "credential" : null;
 }
 
+/** A capital after the first letter: "EdD", "PhD", "MA" (a credential's spelling, not a name's). */
+export function hasInnerCapital(text: string): boolean {
+  const rest = text.slice(1);
+  return rest !== rest.toLowerCase();
+}
+
 export function isCredentialKind(kind: PostNominalKind | null): boolean {
   return kind === "credential" || kind === "credential-weak" || kind === "occupation";
 }

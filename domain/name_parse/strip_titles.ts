@@ -4,6 +4,7 @@
  */
 import { honorificKind, isTitleArticle } from "./honorifics.ts";
 import {
+  hasInnerCapital,
   isCredentialKind,
   isInitial,
   looksLikeCredential,
@@ -118,12 +119,6 @@ function dropTrailing(
       return remain >= keep && (afterCredential || text.indexOf(".") > 0 ||
         (!allCaps && (isUpper(text) || hasInnerCapital(text))));
   }
-}
-
-/** A capital after the first letter: "EdD", "PhD". */
-function hasInnerCapital(text: string): boolean {
-  const rest = text.slice(1);
-  return rest !== rest.toLowerCase();
 }
 
 function isUpper(text: string): boolean {
