@@ -292,6 +292,11 @@ export const GOLDEN: GoldenCase[] = [
   c("Fenyős Máté", "Máté", "Fenyős", true),
   // "Almas" is also an Arabic given name, and the lexicon folds "Almás" to it
   c("Almás Tamás", "Tamás", "Almás", true),
+  // --- romanised Greek (as passports write it)
+  c("Stavros Kalogeropoulos", "Stavros", "Kalogeropoulos"),
+  c("Evangelia Papadopoulou", "Evangelia", "Papadopoulou"),
+  c("Panagiotis Theodoridis", "Panagiotis", "Theodoridis"),
+  c("Efstathios Antonopoulos", "Efstathios", "Antonopoulos"),
   // --- Cyrillic, Greek and other scripts
   c("Иван Иванович Иванов", "Иван Иванович", "Иванов"),
   c("Анна Сергеевна Петрова", "Анна Сергеевна", "Петрова"),

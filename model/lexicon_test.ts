@@ -33,3 +33,12 @@ Deno.test("lexicon: Japanese surnames beyond gimei's 500, in every usual spellin
   // katakana-only entries of IPAdic (foreign names) are left out
   assert.ok(!tagsOf("watoson").includes("s.ja"));
 });
+
+Deno.test("lexicon: Greek names romanised as Greek passports write them", () => {
+  // ου → ou, ευ → ev / ef, γγ → ng, initial μπ → b: not any-ascii's letter-by-letter "Papadopoyloy"
+  for (const word of ["angelopoulou", "evangelos", "efstathios", "angelidis", "kostas"]) {
+    const tags = tagsOf(word);
+    assert.ok(tags.includes("g.elLatin") || tags.includes("s.elLatin"), `${word} is a Greek name`);
+  }
+  assert.ok(!lexicon.entries.has("angelopoyloy"));
+});

