@@ -288,6 +288,17 @@ export function report(scored: Scored[], lexicon: LexiconData, temperature: numb
   };
 }
 
+/**
+ * The held-out names a training measures (and `scripts/compare_name_models.ts` reads with any
+ * model): `n` names composed from the held-out split, in an order fixed by the training seed.
+ */
+export function heldOutNames(composer: Composer, seed: number, n: number): Example[] {
+  const rng = new Rng(seed ^ 0xdead);
+  const held: Example[] = [];
+  for (let i = 0; i < n; i++) held.push(composer.compose(rng, "test"));
+  return held;
+}
+
 export async function runPipeline(o: PipelineOptions): Promise<void> {
   const t0 = performance.now();
   const secs = () => ((performance.now() - t0) / 1000).toFixed(1) + "s";
@@ -304,9 +315,7 @@ export async function runPipeline(o: PipelineOptions): Promise<void> {
   );
   const trainFeat = new Featurizer(trainLex, o.features);
   const measureFeat = new Featurizer(measureLex, o.features);
-  const heldRng = new Rng(o.seed ^ 0xdead);
-  const held: Example[] = [];
-  for (let i = 0; i < o.heldOut; i++) held.push(composer.compose(heldRng, "test"));
+  const held = heldOutNames(composer, o.seed, o.heldOut);
   // a second held-out set, composed apart, fits the calibration; `held` measures it
   const calRng = new Rng(o.seed ^ 0xca1b);
   const calib: Example[] = [];
