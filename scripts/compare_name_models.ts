@@ -41,7 +41,8 @@ held.forEach((e, i) => {
   add(`${e.origin}|${e.order}`, i);
 });
 
-const columns: { path: string; right: boolean[] }[] = [];
+/** Per model, whether each held-out name was read right. */
+const columns: boolean[][] = [];
 for (const path of positionals) {
   const loaded = await loadNameModel({ path });
   if (!loaded.model) {
@@ -53,7 +54,7 @@ for (const path of positionals) {
     const gold = goldReading(e);
     return readings[i].order === gold.order && readings[i].split === gold.split;
   });
-  columns.push({ path, right });
+  columns.push(right);
 }
 
 console.log(`${held.length} held-out names (fold ${values.fold}, seed ${values.seed})`);
@@ -71,7 +72,7 @@ const keys = [...slices.keys()].sort((
 for (const key of keys) {
   const idx = slices.get(key)!;
   if (idx.length < Number(values.min) && key !== "all") continue;
-  const accs = columns.map((c) => (idx.filter((i) => c.right[i]).length / idx.length).toFixed(4));
+  const accs = columns.map((right) => (idx.filter((i) => right[i]).length / idx.length).toFixed(4));
   console.log(
     [key.padEnd(26), String(idx.length).padStart(6), ...accs.map((a) => a.padStart(8))].join(" "),
   );

@@ -238,14 +238,19 @@ export function romaniseGreek(name: string): string {
   return cap(out);
 }
 
+/** IPAdic's person-name nouns, split into fields (read by the two functions below). */
+let ipadicRows: string[][] | null = null;
+function ipadicPersonRows(): string[][] {
+  return ipadicRows ??= ipadicPersonNames.split("\n").map((line) => line.split(","));
+}
+
 /**
  * The kanji of IPAdic's given names (名), one entry per spelling: the characters East Asian given
  * names are written with, by how often names use them (Korean given names use the same hanja).
  */
 export function ipadicGivenNameKanji(): string[] {
   const out: string[] = [];
-  for (const line of ipadicPersonNames.split("\n")) {
-    const f = line.split(",");
+  for (const f of ipadicPersonRows()) {
     if (f[7] !== "名" || !/^\p{Script=Han}+$/u.test(f[0])) continue;
     out.push(...f[0]);
   }
@@ -262,8 +267,7 @@ export function ipadicGivenNameKanji(): string[] {
  */
 function ipadicReadings(role: "姓" | "名", minSpellings = 1): string[] {
   const spellings = new Map<string, number>();
-  for (const line of ipadicPersonNames.split("\n")) {
-    const f = line.split(",");
+  for (const f of ipadicPersonRows()) {
     if (f[7] !== role || !/^[\p{Script=Han}\p{Script=Hiragana}々]+$/u.test(f[0])) continue;
     const reading = f[11];
     if (!reading || !/^[\p{Script=Katakana}]+$/u.test(reading) || reading.includes("ー")) continue;
