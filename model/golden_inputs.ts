@@ -96,6 +96,11 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   g("nickname", "“Rocky” van der Berg", "Rocky", "van der Berg"),
   g("nickname", 'Dorian "Rocky" Fairweather', "Dorian Rocky", "Fairweather"),
   g("nickname", 'Dorian "Rocky"', null, null),
+  // the same nickname in single quotes or brackets, alone before the surname
+  g("nickname", "'Rocky' Fairweather", "Rocky", "Fairweather"),
+  g("nickname", "‘Rocky’ Fairweather", "Rocky", "Fairweather"),
+  g("nickname", "(Rocky) Fairweather", "Rocky", "Fairweather"),
+  g("nickname", "(Mr.) Fairweather", null, null),
   // two surnames without particles (Iberian, Latin American), any case
   g("two-surnames", "Ricardo Montalvo Quiroga", "Ricardo", "Montalvo Quiroga"),
   g("two-surnames", "Alicia Bermúdez Peñaloza", "Alicia", "Bermúdez Peñaloza"),

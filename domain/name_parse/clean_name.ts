@@ -22,7 +22,7 @@ import {
 import { readPinyinName } from "./pinyin_names.ts";
 import { splitUnspacedName } from "./split_unspaced_name.ts";
 import { stripLeadingTitles, stripTrailingPostNominals } from "./strip_titles.ts";
-import { type NameToken, tokenizeName } from "./tokenize_name.ts";
+import { type NameToken, type TokenizedName, tokenizeName } from "./tokenize_name.ts";
 
 export type { CleanedName, FixedReading, NameRefusal, RefusalReason } from "./cleaned_name.ts";
 
@@ -35,7 +35,28 @@ const REFUSALS: Record<RefusalReason, NameRefusal> = {
 };
 
 export function cleanName(input: string): CleanedName | NameRefusal {
-  const { groups, nickname } = tokenizeName(input);
+  const tokenized = tokenizeName(input);
+  const answer = cleanTokens(tokenized);
+  // "(Rick) Smith", "(Vinnie) van Gogh": without the aside before it the name is one surname,
+  // so the aside is the given name, read as a nickname
+  if (
+    answer.kind === "refused" &&
+    (answer.reason === "one-word" || answer.reason === "surname-only") &&
+    tokenized.leadingAside.length > 0 && tokenized.nickname === null
+  ) {
+    const aside = tokenized.leadingAside.map((text) => ({ text, nick: true }));
+    const [first, ...rest] = tokenized.groups;
+    if (first === undefined) return answer;
+    return cleanTokens({
+      groups: [[...aside, ...first], ...rest],
+      nickname: tokenized.leadingAside.join(" "),
+      leadingAside: [],
+    });
+  }
+  return answer;
+}
+
+function cleanTokens({ groups, nickname }: TokenizedName): CleanedName | NameRefusal {
   const parts: NameToken[][] = [];
   for (const group of groups) {
     // (the group itself when it holds no pronoun tag, the usual case: no copy)

@@ -254,6 +254,13 @@ Deno.test("refusals: a surname alone, its particles in lower case", () => {
   assert.deepEqual(words("van Gogh, Vincent"), ["Vincent", "van", "Gogh"]);
   assert.deepEqual(words("de Souza Santos"), ["de", "Souza", "Santos"]);
   assert.deepEqual(words('"Vinnie" van Gogh'), ["Vinnie", "van", "Gogh"]);
+  // single quotes and a bracket before a lone surname hold a nickname too; a title does not
+  assert.deepEqual(words("'Vinnie' van Gogh"), ["Vinnie", "van", "Gogh"]);
+  assert.deepEqual(words("(Vinnie) van Gogh"), ["Vinnie", "van", "Gogh"]);
+  assert.deepEqual(words("Nora 'Nory' Quist"), ["Nora", "Nory", "Quist"]);
+  assert.deepEqual(words("Anna 't Hooft"), ["Anna", "'t", "Hooft"]);
+  refused("(Mr.) Quist", "one-word");
+  refused("Quist (Nora)", "one-word");
 });
 
 Deno.test("refusals: surname withheld to an initial", () => {

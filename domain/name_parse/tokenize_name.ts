@@ -1,12 +1,17 @@
 /**
  * Splits a raw full name into comma-separated groups of words. Bracketed asides `( … )`,
- * `[ … ]`, `{ … }` are dropped; words inside double quotes are marked as nickname words (quotes
- * removed); words without any letter (digits, punctuation, emoji) are dropped.
+ * `[ … ]`, `{ … }` are dropped (an aside before every word is kept apart: "(Rick) Smith" may need
+ * it); words inside double quotes, and a word inside single quotes ("'Sam'"), are marked as
+ * nickname words (quotes removed); words without any letter (digits, punctuation, emoji) are
+ * dropped.
  */
+
+import { honorificKind } from "./honorifics.ts";
+import { postNominalKind } from "./post_nominals.ts";
 
 export interface NameToken {
   text: string;
-  /** The word stood inside double quotes. */
+  /** The word stood inside double quotes (or was one word inside single quotes). */
   nick: boolean;
 }
 
@@ -14,6 +19,8 @@ export interface TokenizedName {
   groups: NameToken[][];
   /** Text of the first closed double-quoted part with words in it, else null. */
   nickname: string | null;
+  /** The words of a bracketed aside before every word, when they are one or two name words. */
+  leadingAside: string[];
 }
 
 const QUOTES = new Set(['"', "“", "”", "„", "‟", "«", "»", "＂", "〝", "〞", "〟"]);
@@ -40,17 +47,29 @@ export function tokenizeName(input: string): TokenizedName {
   let depth = 0;
   let inQuote = false;
   let quoted: string[] = [];
+  let asideStart = -1;
+  /** The first bracketed aside, when it came before every word. */
+  let leadingAside: string | null = null;
+  let wordsSoFar = 0;
 
   const push = (word: string, nick: boolean) => {
+    wordsSoFar++;
     if (inQuote && !nick) quoted.push(word);
     else groups[groups.length - 1].push({ text: word, nick });
   };
   const flush = (end: number) => {
     if (wordStart < 0) return;
-    const words = cleanWord(text.slice(wordStart, end), asciiInput);
+    const raw = text.slice(wordStart, end);
+    wordStart = -1;
+    const inSingleQuotes = inQuote ? null : singleQuotedWord(raw);
+    if (inSingleQuotes !== null) {
+      if (nickname === null) nickname = inSingleQuotes;
+      push(inSingleQuotes, true);
+      return;
+    }
+    const words = cleanWord(raw, asciiInput);
     if (typeof words === "string") push(words, false);
     else if (words !== null) { for (const word of words) push(word, false); }
-    wordStart = -1;
   };
 
   for (let i = 0; i < text.length;) {
@@ -66,13 +85,17 @@ export function tokenizeName(input: string): TokenizedName {
     }
     if (depth > 0) {
       if (kind === OPENER) depth++;
-      else if (kind === CLOSER) depth--;
+      else if (kind === CLOSER && --depth === 0 && asideStart >= 0) {
+        leadingAside = text.slice(asideStart, i);
+        asideStart = -1;
+      }
     } else if (kind === WORD) {
       if (wordStart < 0) wordStart = i;
     } else {
       flush(i);
       if (kind === OPENER) {
         depth = 1;
+        if (wordsSoFar === 0 && leadingAside === null && !inQuote) asideStart = next;
       } else if (kind === QUOTE) {
         if (inQuote) {
           inQuote = false;
@@ -97,8 +120,34 @@ export function tokenizeName(input: string): TokenizedName {
   return {
     groups: groups.some((g) => g.length === 0) ? groups.filter((g) => g.length > 0) : groups,
     nickname,
+    leadingAside: leadingAside === null ? [] : asideWords(leadingAside, asciiInput),
   };
 }
+
+/** "'Sam'", "‘Sam’": one word inside single quotes, returned without them; else null. */
+function singleQuotedWord(word: string): string | null {
+  const m = SINGLE_QUOTED.exec(word);
+  return m ? m[1] : null;
+}
+const SINGLE_QUOTED = /^['‘’](\p{L}[\p{L}\p{M}.’'-]*\p{L}\.?)['’]$/u;
+
+/**
+ * An aside's words when they are one or two name words (not a title or a credential: "(Mr.)
+ * Smith" stays one word), else none.
+ */
+function asideWords(aside: string, asciiInput: boolean): string[] {
+  const words = aside.split(/\s+/).filter(Boolean);
+  if (words.length === 0 || words.length > 2) return [];
+  const cleanedWords: string[] = [];
+  for (const word of words) {
+    const w = cleanWord(word, asciiInput);
+    if (typeof w !== "string" || !NAME_WORD.test(w)) return [];
+    if (honorificKind(w) === "strong" || postNominalKind(w) !== null) return [];
+    cleanedWords.push(w);
+  }
+  return cleanedWords;
+}
+const NAME_WORD = /^\p{L}[\p{L}\p{M}'’.-]*$/u;
 
 const WORD = 0, SPACE_KIND = 1, OPENER = 2, CLOSER = 3, QUOTE = 4, COMMA = 5;
 

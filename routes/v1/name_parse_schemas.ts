@@ -20,7 +20,7 @@ export const ParseNameBodySchema = z.object({
         : "name must be a string",
   }).openapi({
     description:
-      "The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped; a double-quoted nickname is kept",
+      'The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped; a nickname in double quotes (or one word in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")',
     example: "Dr. Tanaka Hiroshi",
   }),
   spelling: SpellingSchema,
@@ -51,7 +51,9 @@ const nameFields = {
     description: "Every surname word in full; particles stay with the surname",
     example: "Tanaka",
   }),
-  nickname: z.string().nullable().openapi({ description: "A double-quoted nickname, else null" }),
+  nickname: z.string().nullable().openapi({
+    description: "A quoted nickname (or a bracketed one read as the given name), else null",
+  }),
   source: z.enum(["model", "rule"]).openapi({
     description:
       "`model`: the name model decided. `rule`: the model was not confident enough or not available (first word given, the rest surname; a comma-inverted name splits at its comma). Billed the same",
