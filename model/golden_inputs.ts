@@ -38,6 +38,11 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   g("credential", "Dorian Fairweather, Attorney", "Dorian", "Fairweather"),
   g("credential", "Dorian Fairweather GRI", "Dorian", "Fairweather"),
   g("credential", "Fairweather, Dorian, Ed. D.", "Dorian", "Fairweather"),
+  g("credential", "Wendell Okafor, NP-C", "Wendell", "Okafor"),
+  g("credential", "Wendell Okafor, BCBA", "Wendell", "Okafor"),
+  g("credential", "Okafor, Wendell, NCC", "Wendell", "Okafor"),
+  g("credential", "Wendell Okafor mha", "Wendell", "Okafor"),
+  g("credential", "Okafor, MA", "MA", "Okafor"),
   // a generational suffix inside a comma-inverted name
   g("suffix-inverted", "Fairweather, Jr. Dorian", "Dorian", "Fairweather"),
   g("suffix-inverted", "Okafor, III Wendell T.", "Wendell T.", "Okafor"),

@@ -83,7 +83,11 @@ function cleanTokens({ groups, nickname }: TokenizedName): CleanedName | NameRef
       /^\p{L}+$/u.test(main[0].text)
     ? main
     : stripped;
-  const givenWords = stripSide(given);
+  // "Kim, MS", "Roe, DR": capitals that strip as a title are the given name's initials here
+  const givenWords = stripSide(given).length === 0 && given.length === 1 && hasLowerCase(main) &&
+      /^[A-Z]{2,3}$/.test(given[0].text)
+    ? given
+    : stripSide(given);
   if (surnameWords.length === 0) return plainName(givenWords, nickname);
   if (givenWords.length === 0) return plainName(surnameWords, nickname);
   if (surnameWords.every((t) => t.nick)) return REFUSALS["one-word"];
@@ -190,7 +194,9 @@ function stripSide(tokens: NameToken[]): NameToken[] {
  * (", Jr.", ", MD, PhD", ", Ph. D.", ", attorney at law", ", Trustee"). Dotted initials such as
  * ", J.D." after a one-word surname are read as the given name instead. A group of capitals
  * written like a credential ("LNCC") is one when a comma group before it (not the first) holds a
- * known credential ("BSN, RN, LNCC"); `before` are those groups.
+ * known credential ("BSN, RN, LNCC"), follows an inverted given name ("Roe, Jane, NCC"), or is
+ * written unlike initials after two name words ("Jane Roe, NP-C", "Jane Roe, BCBA"), in a name not
+ * all in capitals; `before` are the groups between.
  */
 function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][]): boolean {
   if (group.some((t) => t.nick)) return false;
@@ -199,6 +205,8 @@ function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][
   let dottedInitials = true;
   let plainWeak = true;
   let unknown = false;
+  let initialsLike = false;
+  let capitalWeak = true;
   for (let end = group.length; end > 0;) {
     const token = group[end - 1];
     if (isPronounTag(token.text)) {
@@ -215,22 +223,35 @@ function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][
     if ((kind !== "credential-weak" && kind !== "suffix-weak") || !isPlainlyWritten(token.text)) {
       plainWeak = false;
     }
+    if (kind !== "credential-weak" || !/^[A-Z]{2,3}$/.test(token.text)) capitalWeak = false;
     if (kind === null) {
       if (token.text.length < 3 || !looksLikeCredential(token.text)) return false;
       unknown = true;
+      if (/^[A-Z]{3}\.?$/.test(token.text)) initialsLike = true;
       dottedInitials = false;
     } else if (!isCredentialKind(kind) || !isInitial(token.text) || token.text.indexOf(".") < 0) {
       dottedInitials = false;
     }
     end--;
   }
-  if (unknown && !before.some(holdsKnownCredential)) {
+  // an unknown group of capitals is a credential after a known one, after the given name of an
+  // inverted name ("Roe, Jane, NCC"), or, written unlike initials (four capitals or more, a
+  // hyphen, slash or digit), after two name words ("Jane Roe, NP-C", not "de la Vega, JQ")
+  if (
+    unknown && !before.some(holdsKnownCredential) &&
+    !(hasLowerCase(main) &&
+      (before.length > 0 || (!initialsLike && stripSide(main).length >= 2)))
+  ) {
     return false;
   }
-  // after a one-word surname, ", J.D." is the given name's initials and ", Ma" or ", Junior" (names
-  // as well as a credential or a suffix, written as a name) the given name
-  const givenNameLike = dottedInitials || (plainWeak && before.length === 0);
+  // after a one-word surname, ", J.D." and ", MA" are the given name's initials and ", Ma" or
+  // ", Junior" (names as well as a credential or a suffix, written as a name) the given name
+  const givenNameLike = dottedInitials || ((plainWeak || capitalWeak) && before.length === 0);
   return !(givenNameLike && stripSide(main).length === 1);
+}
+
+function hasLowerCase(tokens: NameToken[]): boolean {
+  return tokens.some((t) => t.text !== t.text.toUpperCase());
 }
 
 /** Written as a name word: no period, and neither in capitals nor with an inner capital ("EdD"). */

@@ -361,6 +361,23 @@ Deno.test("credentials in every written form: spaced, lower case, after a comma,
   // an unknown group of capitals after a comma is a given name unless known credentials precede it
   assert.deepEqual(words("Brannigan, ORLA"), ["ORLA", "Brannigan"]);
   assert.deepEqual(words("Brannigan, JA, MD"), ["JA", "Brannigan"]);
+  // ... or it follows the given name of an inverted name, or is written unlike initials (four
+  // capitals or more, a hyphen or slash) after two name words
+  assert.deepEqual(words("Brannigan, Orla, NCC"), ["Orla", "Brannigan"]);
+  assert.deepEqual(words("Orla Brannigan, NP-C"), ["Orla", "Brannigan"]);
+  assert.deepEqual(words("Orla Brannigan, BCBA, LPN"), ["Orla", "Brannigan"]);
+  assert.deepEqual(words("Orla Brannigan, CMSC"), ["Orla", "Brannigan"]);
+  assert.deepEqual(words("Orla Brannigan, OTR/L"), ["Orla", "Brannigan"]);
+  assert.deepEqual(words("Garza Ortiz, JMC"), ["JMC", "Garza", "Ortiz"]);
+  assert.deepEqual(words("de la Vega, JQA"), ["JQA", "de", "la", "Vega"]);
+  assert.deepEqual(words("ORLA BRANNIGAN, CMSC"), ["CMSC", "ORLA", "BRANNIGAN"]);
+  // capitals that are also a weak credential or a title, alone after a one-word surname, are
+  // the given name's initials (the name would otherwise be one word)
+  assert.deepEqual(words("Brannigan, MA"), ["MA", "Brannigan"]);
+  assert.deepEqual(words("Brannigan, MS"), ["MS", "Brannigan"]);
+  assert.deepEqual(words("Brannigan, DR"), ["DR", "Brannigan"]);
+  refused("Brannigan, MD", "one-word");
+  refused("Brannigan, Mr.", "one-word");
 });
 
 Deno.test("occupations written like credentials are dropped", () => {

@@ -45,8 +45,10 @@ const CREDENTIAL = `phd dphil md mba cpa esq esquire jd dds dmd rn lpn cfa clu c
   llm llb jsd sjd
   aia faia ncarb asla pls cfm cih csp chmm
   shrm-cp shrm-scp ccna ccnp mcse csm cism cisa
-  dabr dabfm faafp facs facep facr fapa faha fscai`;
-const CREDENTIAL_WEAK = `ma ms bs ba do pa pe od mp np ab sb sm am mre bsn be edd cen kc aai`;
+  dabr dabfm faafp facs facep facr fapa faha fscai
+  mha np-c pa-c emt emt-p emt-b bcba bcaba ncc cmt lmt cpc ccs rhia rhit cpht cphq ches lcadc ladc
+  cadc lisw lsw lmsw licsw lpcc lmhc`;
+const CREDENTIAL_WEAK = `ma ms bs ba do pa pe od mp np ab sb sm am mre bsn be edd cen kc aai cima`;
 /** Occupations written after a name like a credential ("Jane Roe, Trustee", "Jane Roe Realtor"). */
 const OCCUPATION = `trustee trustees ttee co-trustee realtor realtors broker brokers broker/owner
   broker-owner atty attys attorneys attorney-at-law`;
