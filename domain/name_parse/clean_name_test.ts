@@ -319,6 +319,19 @@ Deno.test("noise words, emoji and glued initials", () => {
   assert.deepEqual(words("N.Quist"), ["N.", "Quist"]);
   assert.deepEqual(words("J.R.Quist"), ["J.R.", "Quist"]);
   assert.deepEqual(words("玛丽·居里"), ["玛丽", "居里"]);
+  // stray punctuation: an unclosed bracket, an underscore, the period that ends a sentence
+  assert.deepEqual(words("(Nora Quist"), ["Nora", "Quist"]);
+  assert.deepEqual(words("Nora [Quist"), ["Nora", "Quist"]);
+  assert.deepEqual(words("Nora_Quist"), ["Nora", "Quist"]);
+  assert.deepEqual(words("Nora Quist."), ["Nora", "Quist"]);
+  assert.deepEqual(words("Nora Quist.."), ["Nora", "Quist"]);
+  assert.deepEqual(words("Quist, Nora."), ["Nora", "Quist"]);
+  // ... but an abbreviation, an initial or a post-nominal keeps its period
+  assert.deepEqual(words("Quist, Wm."), ["Wm.", "Quist"]);
+  assert.deepEqual(words("Nora Ng."), ["Nora", "Ng."]);
+  assert.deepEqual(words("Nora Quist Esq."), ["Nora", "Quist"]);
+  refused("Wang Jun.", "one-word");
+  refused("Nora Q.", "initial-surname");
 });
 
 Deno.test("a refusal never carries the name", () => {

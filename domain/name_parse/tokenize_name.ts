@@ -45,6 +45,7 @@ export function tokenizeName(input: string): TokenizedName {
   let nickname: string | null = null;
   let wordStart = -1;
   let depth = 0;
+  let openerAt = -1;
   let inQuote = false;
   let quoted: string[] = [];
   let asideStart = -1;
@@ -95,6 +96,7 @@ export function tokenizeName(input: string): TokenizedName {
       flush(i);
       if (kind === OPENER) {
         depth = 1;
+        openerAt = i;
         if (wordsSoFar === 0 && leadingAside === null && !inQuote) asideStart = next;
       } else if (kind === QUOTE) {
         if (inQuote) {
@@ -112,17 +114,41 @@ export function tokenizeName(input: string): TokenizedName {
     i = next;
   }
   flush(text.length);
+  // a bracket never closed ("(Jane Roe") is stray punctuation, not an aside swallowing the rest
+  if (depth > 0) return tokenizeName(text.slice(0, openerAt) + " " + text.slice(openerAt + 1));
   if (inQuote) {
     // An unclosed quote is not a nickname: its words are ordinary words.
     inQuote = false;
     for (const word of quoted) push(word, false);
   }
+  const kept = groups.some((g) => g.length === 0) ? groups.filter((g) => g.length > 0) : groups;
+  const lastGroup = kept[kept.length - 1];
+  if (lastGroup !== undefined) {
+    const last = lastGroup[lastGroup.length - 1];
+    if (!last.nick) last.text = withoutClosingPeriod(last.text);
+  }
   return {
-    groups: groups.some((g) => g.length === 0) ? groups.filter((g) => g.length > 0) : groups,
+    groups: kept,
     nickname,
     leadingAside: leadingAside === null ? [] : asideWords(leadingAside, asciiInput),
   };
 }
+
+/**
+ * The period that ends a sentence, not an abbreviation: "Jane Roe." → "Roe" (a word of three
+ * letters or more with no other period, not a title or post-nominal: "Esq.", "Jun." keep theirs).
+ */
+function withoutClosingPeriod(word: string): string {
+  if (word.charCodeAt(word.length - 1) !== 46) return word;
+  let end = word.length;
+  while (end > 0 && word.charCodeAt(end - 1) === 46) end--;
+  const core = word.slice(0, end);
+  if (!CLOSED_WORD.test(core) || honorificKind(word) !== null || postNominalKind(word) !== null) {
+    return word;
+  }
+  return core;
+}
+const CLOSED_WORD = /^\p{L}[\p{L}\p{M}'’-]*\p{L}[\p{L}\p{M}]$/u;
 
 /** "'Sam'", "‘Sam’": one word inside single quotes, returned without them; else null. */
 function singleQuotedWord(word: string): string | null {
@@ -154,7 +180,7 @@ const WORD = 0, SPACE_KIND = 1, OPENER = 2, CLOSER = 3, QUOTE = 4, COMMA = 5;
 /** What a character does to the tokenizer (ASCII by code, the rest through the sets). */
 function charKind(code: number): number {
   if (code < 128) {
-    if (code === 32 || (code >= 9 && code <= 13)) return SPACE_KIND;
+    if (code === 32 || (code >= 9 && code <= 13) || code === 95) return SPACE_KIND; // "Jane_Roe"
     if (code === 44 || code === 59) return COMMA;
     if (code === 34) return QUOTE;
     if (code === 40 || code === 91 || code === 123) return OPENER;
