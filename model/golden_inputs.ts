@@ -136,6 +136,8 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   g("lower-case", "okafor, wendell", "wendell", "okafor"),
   g("lower-case", "dr wendell okafor jr", "wendell", "okafor"),
   // a trailing comma, stray punctuation, mojibake: words kept as written, no inversion
+  g("punctuation", "Dr.Dorian Fairweather", "Dorian", "Fairweather"),
+  g("punctuation", "Mr. and Mrs. Dorian Fairweather", "Dorian", "Fairweather"),
   g("punctuation", "Dorian Fairweather,", "Dorian", "Fairweather"),
   g("punctuation", "Dorian Fairweather ,", "Dorian", "Fairweather"),
   g("punctuation", "Dorian / Fairweather", "Dorian", "Fairweather"),

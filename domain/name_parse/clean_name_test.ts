@@ -66,10 +66,19 @@ Deno.test("leading honorifics are dropped, in many languages and chains", () => 
       "Lt.Gen.",
       "Senator",
       "Don.",
+      "Mr. and Mrs.",
+      "Mr and Mrs",
+      "Herr und Frau",
     ]
   ) {
     assert.deepEqual(words(`${title} Nora Quist`), ["Nora", "Quist"], title);
   }
+  // a title glued to the given name by its period
+  assert.deepEqual(words("Dr.Nora Quist"), ["Nora", "Quist"]);
+  assert.deepEqual(words("Prof.Nora Quist"), ["Nora", "Quist"]);
+  assert.deepEqual(words("Nora St.Quist"), ["Nora", "St.Quist"]);
+  refused("Mr. and Mrs. Quist", "one-word");
+  assert.deepEqual(words("Nora And Quist"), ["Nora", "And", "Quist"]);
 });
 
 Deno.test("honorifics that are also names are kept when they must be", () => {

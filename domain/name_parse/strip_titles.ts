@@ -21,6 +21,9 @@ import type { NameToken } from "./tokenize_name.ts";
  */
 export type GroupRole = "plain" | "inverted";
 
+/** Joins two titles of a couple: "Mr. and Mrs.", "Herr und Frau", "M. et Mme". */
+const COUPLE_CONNECTORS: ReadonlySet<string> = new Set(["and", "und", "et", "y", "e"]);
+
 export function stripLeadingTitles(tokens: NameToken[], role: GroupRole): NameToken[] {
   const keep = role === "plain" ? 2 : 1;
   let start = 0;
@@ -38,7 +41,11 @@ export function stripLeadingTitles(tokens: NameToken[], role: GroupRole): NameTo
     else if (role === "inverted" && remain >= 1 && postNominalKind(token.text) === "suffix") {
       drop = true;
     } else if (kind === "period") drop = remain >= keep && (chain || token.text.endsWith("."));
-    else if (isTitleArticle(token.text) && start + 1 < tokens.length) {
+    else if (
+      (isTitleArticle(token.text) || (chain && COUPLE_CONNECTORS.has(token.text.toLowerCase()))) &&
+      start + 1 < tokens.length
+    ) {
+      // "The Rt Hon", and the couple's "Mr. and Mrs."
       drop = !tokens[start + 1].nick && honorificKind(tokens[start + 1].text) !== null;
     }
     if (!drop) break;

@@ -34,6 +34,7 @@ const JUNK_CHARS = /[\p{Extended_Pictographic}\p{Cf}\uFE0F\u20E3]/gu;
 const EDGE_PUNCT = /^[^\p{L}\p{M}'’]+|[^\p{L}\p{M}.'’]+$/gu;
 /** "J.Smith", "J.R.R.Tolkien": initials glued to a name. */
 const GLUED_INITIALS = /^((?:\p{L}\.)+)(\p{L}[\p{L}\p{M}'’-]+)$/u;
+const GLUED_TITLE = /^(\p{L}{2,5}\.)(\p{Lu}[\p{L}\p{M}'’-]+)$/u;
 const CJK_DOT = /[·・•]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_DOTS = /[·・•]+/u;
@@ -235,6 +236,9 @@ function cleanWord(raw: string, asciiInput: boolean): string | string[] | null {
   if (w.indexOf(".") >= 0) {
     const glued = GLUED_INITIALS.exec(w);
     if (glued) return [glued[1], glued[2]];
+    // "Dr.Anna", "Prof.Jan": a title glued to the name
+    const titled = GLUED_TITLE.exec(w);
+    if (titled && honorificKind(titled[1]) === "strong") return [titled[1], titled[2]];
   }
   return w;
 }
