@@ -135,6 +135,12 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   g("lower-case", "dorian de la fuente", "dorian", "de la fuente"),
   g("lower-case", "okafor, wendell", "wendell", "okafor"),
   g("lower-case", "dr wendell okafor jr", "wendell", "okafor"),
+  // Irish-language names: the surname's particle (Ó, Ní, Mac, Nic) and its mutated stem
+  g("irish", "Aoife Ní Cheallaigh", "Aoife", "Ní Cheallaigh"),
+  g("irish", "Seán Ó Súilleabháin", "Seán", "Ó Súilleabháin"),
+  g("irish", "Niamh Nic Giolla Phádraig", "Niamh", "Nic Giolla Phádraig"),
+  g("irish", "Ciarán Mac Cárthaigh", "Ciarán", "Mac Cárthaigh"),
+  g("irish", "Orla Ni Bhriain", "Orla", "Ni Bhriain"),
   // a trailing comma, stray punctuation, mojibake: words kept as written, no inversion
   g("punctuation", "Dr.Dorian Fairweather", "Dorian", "Fairweather"),
   g("punctuation", "Mr. and Mrs. Dorian Fairweather", "Dorian", "Fairweather"),

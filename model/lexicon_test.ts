@@ -42,3 +42,12 @@ Deno.test("lexicon: Greek names romanised as Greek passports write them", () => 
   }
   assert.ok(!lexicon.entries.has("angelopoyloy"));
 });
+
+Deno.test("lexicon: Irish-language surnames in both forms, given names in Irish spelling", () => {
+  for (const word of ["ceallaigh", "cheallaigh", "suilleabhain", "shuilleabhain", "giolla"]) {
+    assert.ok(tagsOf(word).includes("s.ga"), `${word} is an Irish surname`);
+  }
+  for (const word of ["aoife", "caoimhe", "padraig", "tadhg"]) {
+    assert.ok(tagsOf(word).includes("g.ga"), `${word} is an Irish given name`);
+  }
+});

@@ -63,7 +63,10 @@ export function tokenizeName(input: string): TokenizedName {
     if (wordStart < 0) return;
     const raw = text.slice(wordStart, end);
     wordStart = -1;
-    const inSingleQuotes = inQuote ? null : singleQuotedWord(raw);
+    const opening = raw.charCodeAt(0);
+    const inSingleQuotes = !inQuote && (opening === 39 || opening === 0x2018 || opening === 0x2019)
+      ? singleQuotedWord(raw)
+      : null;
     if (inSingleQuotes !== null) {
       if (nickname === null) nickname = inSingleQuotes;
       push(inSingleQuotes, true);

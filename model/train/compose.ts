@@ -10,6 +10,11 @@ import { fold } from "../text.ts";
 import { fnv, Rng } from "./prng.ts";
 import {
   AR_FAMILY,
+  GA_GIVEN_FEMALE,
+  GA_GIVEN_MALE,
+  GA_STEMS_MAC,
+  GA_STEMS_O,
+  irishSurname,
   JA_SYLLABLES,
   KO_SURNAMES,
   PARTICLES_BY_ORIGIN,
@@ -810,6 +815,26 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
       flags: [],
     };
   }
+  // Irish-language names: "Aoife Ní Cheallaigh", "Seán Ó Súilleabháin", "Niamh Nic Giolla Phádraig"
+  const gaGivenF = P(GA_GIVEN_FEMALE);
+  const gaGivenM = P(GA_GIVEN_MALE);
+  const gaStemsO = P(GA_STEMS_O);
+  const gaStemsMac = P(GA_STEMS_MAC);
+  function composeGa(rng: Rng, split: Split): Built {
+    const female = rng.chance(0.5);
+    const forceG = split === "test" && rng.chance(0.5);
+    const givenPool = female ? gaGivenF : gaGivenM;
+    const g: Word[] = [{ w: givenPool.draw(rng, split, forceG), role: "g" }];
+    if (rng.chance(0.1)) g.push({ w: givenPool.draw(rng, split), role: "g" });
+    const mac = rng.chance(0.3);
+    const stem = (mac ? gaStemsMac : gaStemsO).draw(rng, split, split === "test" && !forceG);
+    const particle = mac ? (female ? "Nic" : "Mac") : female ? "Ní" : "Ó";
+    const s: Word[] = [
+      { w: particle, role: "p" },
+      ...irishSurname(particle, stem).split(" ").map((w) => ({ w, role: "s" as const })),
+    ];
+    return { given: g, surname: s, order: "given-first", flags: ["particle"] };
+  }
   function composeAr(rng: Rng, split: Split): Built {
     const forceG = split === "test" && rng.chance(0.5);
     const g: Word[] = [{ w: pools.ar.given.draw(rng, split, forceG), role: "g" }];
@@ -851,6 +876,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     ["id", 0.8, (r, s) => composeWestern("id", r, s)],
     ["in", 3, (r, s) => composeWestern("in", r, s)],
     ["el-latin", 1, (r, s) => composeWestern("elLatin", r, s)],
+    ["ga", 0.4, composeGa],
     ["mixed", 7, composeMixed],
     ["ru", 1.5, (r, s) => composeRu(r, s, false)],
     ["ru-latin", 1.5, (r, s) => composeRu(r, s, true)],
@@ -994,6 +1020,13 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   for (const o of ["el", "ar", "arNative", "he", "other"]) {
     addPool(pools[o].given, `g.${o}`);
     addPool(pools[o].surname, `s.${o}`);
+  }
+  addPool(gaGivenF, "g.ga");
+  addPool(gaGivenM, "g.ga");
+  for (
+    const [pool, particles] of [[gaStemsO, ["Ó", "Ní"]], [gaStemsMac, ["Mac", "Nic"]]] as const
+  ) {
+    addPool(pool, "s.ga", (stem) => particles.flatMap((p) => irishSurname(p, stem).split(" ")));
   }
   addPool(zhSurRank, "s.zh");
   for (const [, vs] of ZH_SURNAMES) {

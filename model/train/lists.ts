@@ -389,3 +389,45 @@ export const HU_GIVEN_WOMEN = (
   "Viktória Piroska Beáta Nikolett Marianna Zsófia Hajnalka Dóra Klára Melinda Csilla Veronika " +
   "Brigitta Renáta Gizella Tünde Orsolya Rita Petra Boglárka Anikó Réka Lilla Kitti"
 ).split(" ");
+
+/**
+ * Irish-language names (no npm package lists them; faker's en_IE has none). Given names in their
+ * Irish spelling, and surname stems as written after Ó (Ní for a woman) or Mac (Nic): the family
+ * names of the commonest Irish surnames (Ó Ceallaigh for Kelly, Mac Cárthaigh for McCarthy).
+ * `irishSurname` writes the woman's form with its initial mutation.
+ */
+export const GA_GIVEN_FEMALE = (
+  "Aoife Siobhán Niamh Caoimhe Saoirse Róisín Aisling Clodagh Gráinne Méabh Órla Nuala Bríd " +
+  "Máire Eibhlín Sinéad Deirdre Úna Éabha Ailbhe Clíona Fionnuala Muireann Síle Treasa Áine " +
+  "Brídín Eimear Laoise Ríona"
+).split(" ");
+export const GA_GIVEN_MALE = (
+  "Seán Pádraig Ciarán Oisín Cathal Colm Dónal Eoin Fionn Diarmuid Tadhg Ruairí Cian Darragh " +
+  "Séamus Conchúr Liam Éamonn Peadar Micheál Tomás Cormac Niall Donncha Lorcán Cillian Feargal " +
+  "Caoimhín Breandán Ultán"
+).split(" ");
+export const GA_STEMS_O = (
+  "Ceallaigh Súilleabháin Briain Néill Dochartaigh Murchú Sé Conaill Dónaill Gallchóir Duibhir " +
+  "Tuathail Flaithearta Ríordáin Laoire Muirí Cinnéide Cuinn Maoláin Ceallacháin Donnchadha " +
+  "Floinn Broin Fearghail Gráda Máille Dálaigh Caoimh Catháin Coileáin Faoláin Riain Cearbhaill " +
+  "Tuama Aodha Eadhra Uiginn Mórdha Baoill Domhnaill Ciardha Fiaich"
+).split(" ");
+export const GA_STEMS_MAC = (
+  "Cárthaigh Mathúna Giolla_Phádraig Aodha Suibhne Diarmada Craith Lochlainn Con_Mara Gabhann " +
+  "Domhnaill Grianna Cionnaith Aonghusa Amhlaoibh Giolla_Bhríde Giolla_Eoin Fhlannchaidh"
+).split(" ").map((s) => s.replace(/_/g, " "));
+
+/**
+ * The surname written after its particle: "Ó" + a vowel takes h- (Ó hAodha); "Ní" lenites
+ * (Ní Cheallaigh, Ní Shúilleabháin); "Nic" lenites too, but not c or g (Nic Dhomhnaill, Nic
+ * Cárthaigh, Nic Giolla Phádraig); "Mac" leaves the stem as it is.
+ */
+export function irishSurname(particle: "Ó" | "Ní" | "Mac" | "Nic", stem: string): string {
+  const first = stem[0].toLowerCase();
+  const vowel = "aeiouáéíóú".includes(first);
+  if (particle === "Ó") return vowel ? `h${stem}` : stem;
+  if (particle === "Mac") return stem;
+  if (vowel || stem[1] === "h" || /^s[cmpt]/i.test(stem)) return stem;
+  if (particle === "Nic" && (first === "c" || first === "g")) return stem;
+  return "bcdfgmpst".includes(first) ? `${stem[0]}h${stem.slice(1)}` : stem;
+}
