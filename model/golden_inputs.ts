@@ -155,4 +155,7 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   g("mojibake", "JosÃ© GarcÃ\u00ada", "JosÃ©", "GarcÃ\u00ada"),
   g("mojibake", "Å»aneta Kowalczyk", "Å»aneta", "Kowalczyk"),
   g("mojibake", "FranÃ§ois MÃ¼ller,", "FranÃ§ois", "MÃ¼ller"),
+  g("mojibake", "Nguyá»…n Thá»‹ Lan", "Thá»‹ Lan", "Nguyá»…n"),
+  g("mojibake", "Aoife NÃ\u00ad Cheallaigh", "Aoife", "NÃ\u00ad Cheallaigh"),
+  g("mojibake", "Eoin Ã“ NÃ©ill", "Eoin", "Ã“ NÃ©ill"),
 ];

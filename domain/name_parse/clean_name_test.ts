@@ -456,6 +456,13 @@ Deno.test("mojibake words are kept as written", () => {
   assert.deepEqual(words("Ä„gata Brannigan"), ["Ä„gata", "Brannigan"]);
   assert.deepEqual(words("BrannigÃ\u00a0n Orla"), ["BrannigÃ\u00a0n", "Orla"]);
   assert.equal(cleaned("Å»aneta Brannigan").nickname, null);
+  // ... and may end the word ("Ã“" for Ó, "Ã\u00a0" for à); a three-byte letter ("á»³" for ỳ) has two
+  assert.deepEqual(words("Orla Ã“ Brannigan"), ["Orla", "Ã“", "Brannigan"]);
+  assert.deepEqual(words("HÃ\u00a0 Brannigan"), ["HÃ\u00a0", "Brannigan"]);
+  assert.deepEqual(words("Huá»³nh Thanh"), ["Huá»³nh", "Thanh"]);
+  assert.deepEqual(words("Thanh Há»“"), ["Thanh", "Há»“"]);
+  // a real no-break space between words after an accented letter still separates them
+  assert.deepEqual(words("José\u00a0García"), ["José", "García"]);
   // a trailing comma or stray punctuation is no inversion
   assert.equal(cleaned("OrlÃ© Brannigan,").fixed, undefined);
   assert.equal(cleaned("Orla Brannigan , ;").fixed, undefined);

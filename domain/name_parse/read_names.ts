@@ -8,6 +8,7 @@
  */
 import type { NameModel, NameReading, ReadingConstraint } from "../../model/types.ts";
 import { assembleAnswer, type CleanedName, cleanName, ruleReading } from "./mod.ts";
+import { repairMojibake } from "./mojibake.ts";
 import {
   type NameOutcome,
   nameValidationProblem,
@@ -50,7 +51,8 @@ export async function readNames(
 
   const readings: (NameReading | null)[] = model && pending.length > 0
     ? await model.readMany(pending.map(({ cleaned, read }) => ({
-      words: read.map((i) => cleaned.words[i]),
+      // a mojibake word is read as the word it stands for; the answer keeps it as written
+      words: read.map((i) => repairMojibake(cleaned.words[i]) ?? cleaned.words[i]),
       constraint: cleaned.fixed && overReadWords(cleaned.fixed, read),
     })))
     : pending.map(() => null);

@@ -7,6 +7,7 @@
  */
 
 import { honorificKind } from "./honorifics.ts";
+import { isMojibakeLetter, isMojibakeTrail, looksLikeMojibake } from "./mojibake.ts";
 import { postNominalKind } from "./post_nominals.ts";
 
 export interface NameToken {
@@ -81,12 +82,10 @@ export function tokenizeName(input: string): TokenizedName {
     const code = text.codePointAt(i)!;
     const next = i + (code > 0xffff ? 2 : 1);
     let kind = charKind(code);
-    // mojibake ("Å»ukowski" for Żukowski, "Ã\u00a0" for à): a quote, bracket or space that is
-    // the second half of a misread UTF-8 letter stays in its word
-    if (kind !== WORD && code >= 0x80 && i > 0 && isMojibakeLead(text.charCodeAt(i - 1))) {
-      if (isMojibakeTrail(code) && next < text.length && !isBreak(text.charCodeAt(next))) {
-        kind = WORD;
-      }
+    // mojibake ("Å»ukowski" for Żukowski, "Ã\u00a0" for à, "Ã“" for Ó, "á»³" for ỳ): a quote,
+    // bracket or space that is part of a misread UTF-8 letter stays in its word
+    if (kind !== WORD && code >= 0x80 && i > 0 && isMojibakeTrail(code)) {
+      if (isMojibakeLetter(text, i, next)) kind = WORD;
     }
     if (depth > 0) {
       if (kind === OPENER) depth++;
@@ -221,7 +220,7 @@ function cleanWord(raw: string, asciiInput: boolean): string | string[] | null {
   let w = raw;
   // (an ASCII word cannot be mojibake, whose characters are all beyond ASCII)
   const ascii = asciiInput || isAsciiText(w);
-  if (!ascii && MOJIBAKE.test(w)) {
+  if (!ascii && looksLikeMojibake(w)) {
     // a misread UTF-8 word ("AndrÃ©", "GarcÃ\u00ada") is kept as written: its symbols and
     // invisible characters are the halves of its letters; only ASCII punctuation is trimmed
     w = trimAsciiPunctuation(w);
@@ -244,28 +243,6 @@ function cleanWord(raw: string, asciiInput: boolean): string | string[] | null {
     if (titled && honorificKind(titled[1]) === "strong") return [titled[1], titled[2]];
   }
   return w;
-}
-
-/**
- * Mojibake: UTF-8 read as Windows-1252 / Latin-1. A two-byte letter becomes a lead "Â"–"ß"
- * (U+00C2–U+00DF) and a trail from U+0080–U+00BF or the Windows-1252 symbols of bytes 0x80–0x9F;
- * a three-byte character starts "â€".
- */
-const MOJIBAKE =
-  /[\u00c2-\u00df][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]|\u00e2\u20ac/;
-const MOJIBAKE_TRAIL =
-  /[\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]/;
-
-function isMojibakeLead(code: number): boolean {
-  return code >= 0xc2 && code <= 0xdf;
-}
-function isMojibakeTrail(code: number): boolean {
-  return MOJIBAKE_TRAIL.test(String.fromCharCode(code));
-}
-/** The next character ends a word: ASCII space or punctuation, or the end of the text. */
-function isBreak(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 44 || code === 59 || code === 34 ||
-    code === 41 || code === 93 || code === 125;
 }
 
 function hasLetter(w: string): boolean {
