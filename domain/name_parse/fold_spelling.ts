@@ -2,8 +2,10 @@
  * `spelling: folded`: lower case, diacritics removed (NFD, combining marks dropped), and letters
  * that do not decompose mapped to plain Latin (ß→ss, ø→o, æ→ae, œ→oe, ł→l, đ/ð→d, þ→th, ı→i, …).
  * Letters of other scripts are lower-cased; only combining diacritics are removed from them (the
- * kana voicing marks, which change the letter, are kept).
+ * kana voicing marks, which change the letter, are kept). A mojibake word ("AndrÃ©") is folded as
+ * the word it stands for ("andre").
  */
+import { repairMojibake } from "./mojibake.ts";
 const SPECIAL: Record<string, string> = {
   "ß": "ss",
   "ẞ": "ss",
@@ -44,8 +46,9 @@ const SPECIAL_CHARS = new RegExp(`[${Object.keys(SPECIAL).join("")}]`, "gu");
 const ASCII = /^[\x20-\x7e]*$/;
 
 export function foldSpelling(s: string): string {
-  const lower = s.toLowerCase();
-  if (ASCII.test(lower)) return lower;
+  if (ASCII.test(s)) return s.toLowerCase();
+  // a mojibake word folds as the word it stands for: "Nguyá»…n" → "nguyen"
+  const lower = s.split(" ").map((word) => repairMojibake(word) ?? word).join(" ").toLowerCase();
   return lower.normalize("NFD").replace(MARKS, "").replace(SPECIAL_CHARS, (c) => SPECIAL[c])
     .normalize("NFC");
 }

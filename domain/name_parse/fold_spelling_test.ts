@@ -30,3 +30,9 @@ Deno.test("folded: other scripts are lower-cased and kept", () => {
   assert.equal(foldSpelling("김민준"), "김민준");
   assert.equal(foldSpelling("ガブリエル"), "ガブリエル");
 });
+
+Deno.test("foldSpelling: a mojibake word folds as the word it stands for", () => {
+  assert.equal(foldSpelling("Nguyá»…n Thá»‹"), "nguyen thi");
+  assert.equal(foldSpelling("AndrÃ© MÃ¼ller"), "andre muller");
+  assert.equal(foldSpelling("Ã“ NÃ©ill"), "o neill");
+});
