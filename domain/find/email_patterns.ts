@@ -17,6 +17,7 @@
  * so find can try a domain's own pattern before the common ones.
  */
 import { foldSpelling } from "../name_parse/fold_spelling.ts";
+import { repairMojibakeWords } from "../name_parse/mojibake.ts";
 import { isParticle } from "../name_parse/particles.ts";
 
 /**
@@ -227,7 +228,12 @@ function surnameForms(surname: Word[]): SurnameForms {
  * The spellings of a name for local parts: the primary one and its variants, most likely first.
  * Null when neither the given name nor the surname has anything left after folding.
  */
-export function nameSpellings(name: PersonName): NameSpellings | null {
+export function nameSpellings(written: PersonName): NameSpellings | null {
+  // a mojibake name ("AndrÃ© MÃ¼ller") is spelled as the name it stands for
+  const name = {
+    given: repairMojibakeWords(written.given),
+    surname: repairMojibakeWords(written.surname),
+  };
   const given = givenForms(words(name.given, false));
   const surname = surnameForms(words(name.surname, false));
   if (given.first === "" && surname.last === "") return null;

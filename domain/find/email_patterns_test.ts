@@ -19,6 +19,9 @@ Deno.test("spellings: diacritics, case, apostrophes and other characters are fol
     ["Grete", "Straßer", "grete", "strasser"],
     ["Émile", "Lefèvre-Dubois", "emile", "lefevredubois"],
     ["Ana3", "Pérez (Jr)", "ana3", "perezjr"],
+    // mojibake (UTF-8 read as Windows-1252) is spelled as the name it stands for
+    ["AndrÃ©", "MÃ¼ller", "andre", "muller"],
+    ["Thá»‹", "Nguyá»…n", "thi", "nguyen"],
   ];
   for (const [given, surname, first, last] of cases) {
     assert.deepEqual(nameSpellings({ given, surname })?.primary, { first, last, middle: "" });
@@ -226,5 +229,12 @@ Deno.test("rankPatterns: most frequent first, ties in the default order, unknown
       { address: "tomas@x.test", given: "Tomás", surname: "Ferreira" },
     ]),
     ["first", "f.last"],
+  );
+});
+
+Deno.test("spellings: a mojibake umlaut is spelled out like the umlaut", () => {
+  const spellings = nameSpellings({ given: "Jörg", surname: "MÃ¼ller" });
+  assert.ok(
+    spellings?.variants.some((v) => v.kind === "umlauts-spelled-out" && v.parts.last === "mueller"),
   );
 });

@@ -5,7 +5,7 @@
  * kana voicing marks, which change the letter, are kept). A mojibake word ("AndrÃ©") is folded as
  * the word it stands for ("andre").
  */
-import { repairMojibake } from "./mojibake.ts";
+import { repairMojibakeWords } from "./mojibake.ts";
 const SPECIAL: Record<string, string> = {
   "ß": "ss",
   "ẞ": "ss",
@@ -48,7 +48,7 @@ const ASCII = /^[\x20-\x7e]*$/;
 export function foldSpelling(s: string): string {
   if (ASCII.test(s)) return s.toLowerCase();
   // a mojibake word folds as the word it stands for: "Nguyá»…n" → "nguyen"
-  const lower = s.split(" ").map((word) => repairMojibake(word) ?? word).join(" ").toLowerCase();
+  const lower = repairMojibakeWords(s).toLowerCase();
   return lower.normalize("NFD").replace(MARKS, "").replace(SPECIAL_CHARS, (c) => SPECIAL[c])
     .normalize("NFC");
 }

@@ -43,6 +43,13 @@ export function repairMojibake(word: string): string | null {
   }
 }
 
+/** Each space-separated word of `text` repaired where it is mojibake ("AndrÃ© Roe" → "André Roe"). */
+export function repairMojibakeWords(text: string): string {
+  return looksLikeMojibake(text)
+    ? text.split(" ").map((word) => repairMojibake(word) ?? word).join(" ")
+    : text;
+}
+
 export function isMojibakeTrail(code: number): boolean {
   return MOJIBAKE_TRAIL.test(String.fromCharCode(code));
 }
