@@ -21,7 +21,7 @@ import {
 } from "./post_nominals.ts";
 import { readPinyinName } from "./pinyin_names.ts";
 import { splitUnspacedName } from "./split_unspaced_name.ts";
-import { stripLeadingTitles, stripTrailingPostNominals } from "./strip_titles.ts";
+import { isAllCaps, stripLeadingTitles, stripTrailingPostNominals } from "./strip_titles.ts";
 import { type NameToken, type TokenizedName, tokenizeName } from "./tokenize_name.ts";
 
 export type { CleanedName, FixedReading, NameRefusal, RefusalReason } from "./cleaned_name.ts";
@@ -84,10 +84,11 @@ function cleanTokens({ groups, nickname }: TokenizedName): CleanedName | NameRef
     ? main
     : stripped;
   // "Kim, MS", "Roe, DR": capitals that strip as a title are the given name's initials here
-  const givenWords = stripSide(given).length === 0 && given.length === 1 && hasLowerCase(main) &&
-      /^[A-Z]{2,3}$/.test(given[0].text)
+  const strippedGiven = stripSide(given);
+  const givenWords = strippedGiven.length === 0 && given.length === 1 && !isAllCaps(main) &&
+      isCapitalInitials(given[0].text)
     ? given
-    : stripSide(given);
+    : strippedGiven;
   if (surnameWords.length === 0) return plainName(givenWords, nickname);
   if (givenWords.length === 0) return plainName(surnameWords, nickname);
   if (surnameWords.every((t) => t.nick)) return REFUSALS["one-word"];
@@ -223,7 +224,7 @@ function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][
     if ((kind !== "credential-weak" && kind !== "suffix-weak") || !isPlainlyWritten(token.text)) {
       plainWeak = false;
     }
-    if (kind !== "credential-weak" || !/^[A-Z]{2,3}$/.test(token.text)) capitalWeak = false;
+    if (kind !== "credential-weak" || !isCapitalInitials(token.text)) capitalWeak = false;
     if (kind === null) {
       if (token.text.length < 3 || !looksLikeCredential(token.text)) return false;
       unknown = true;
@@ -239,7 +240,7 @@ function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][
   // hyphen, slash or digit), after two name words ("Jane Roe, NP-C", not "de la Vega, JQ")
   if (
     unknown && !before.some(holdsKnownCredential) &&
-    !(hasLowerCase(main) &&
+    !(!isAllCaps(main) &&
       (before.length > 0 || (!initialsLike && stripSide(main).length >= 2)))
   ) {
     return false;
@@ -250,8 +251,9 @@ function isTailGroup(group: NameToken[], main: NameToken[], before: NameToken[][
   return !(givenNameLike && stripSide(main).length === 1);
 }
 
-function hasLowerCase(tokens: NameToken[]): boolean {
-  return tokens.some((t) => t.text !== t.text.toUpperCase());
+/** Two or three capitals, no periods: "MA", "JQA" (initials, or a credential written so). */
+function isCapitalInitials(text: string): boolean {
+  return /^[A-Z]{2,3}$/.test(text);
 }
 
 /** Written as a name word: no period, and neither in capitals nor with an inner capital ("EdD"). */

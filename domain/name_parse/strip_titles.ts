@@ -132,7 +132,8 @@ function isUpper(text: string): boolean {
   return text === text.toUpperCase() && text !== text.toLowerCase();
 }
 
-function isAllCaps(tokens: NameToken[]): boolean {
+/** No word holds a lower-case letter ("JANE ROE"). */
+export function isAllCaps(tokens: NameToken[]): boolean {
   for (const t of tokens) {
     if (hasLowerCase(t.text)) return false;
   }
