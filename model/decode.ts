@@ -7,7 +7,9 @@
  * Validity (particles stay with the surname that follows them; "van", "ben" and "al" only when
  * written in lower case in a name that has capitals, "Ludwig van Beethoven": they are also given
  * or middle names, so written with a capital or in a name all in one case the network decides
- * between "Thanh Van | Nguyen" and "Martin | Van Buren"):
+ * between "Thanh Van | Nguyen" and "Martin | Van Buren"; a particle that is also an East Asian
+ * given-name syllable, "da", "de", "du", "do", "le"…, written so binds only when the network reads
+ * it as a particle: "Leonardo | Da Vinci" but "Zhi Da | Wang"):
  * - given-first: a given block of two or more words does not end with a particle ("Ludwig van |
  *   Beethoven" is not a reading);
  * - surname-first: a surname block of two or more words does not end with a particle
@@ -28,6 +30,7 @@
  * plausible alternative.
  */
 import { isParticle } from "./featurize.ts";
+import { fold } from "./text.ts";
 import type { NameOrder, NameReading, ReadingConstraint } from "./types.ts";
 
 export const BOTH_ORDERS_CUT = 0.25;
@@ -48,18 +51,46 @@ function hasCapital(words: readonly string[]): boolean {
   return false;
 }
 
-/** Particles that are also given or middle names (Vietnamese Văn, Ben, Al). */
+/** Particles that are also given or middle names, folded (Vietnamese Văn, Ben, Al). */
 const ALSO_GIVEN: ReadonlySet<string> = new Set(["van", "ben", "al"]);
 
 /**
- * A word that binds to the surname after it: a particle, except a particle that is also a given
- * name unless it is written in lower case in a name with capitals.
+ * Particles that are also syllables of East Asian given names, folded: pinyin da, de, di, du,
+ * le, la, lo, bin, zu; Korean and Vietnamese do (Đỗ), le (Lê). "Zhi Da", "Ming De", "Seo Do".
  */
-function bindingParticle(word: string, capitals: boolean): boolean {
+const ALSO_SYLLABLE: ReadonlySet<string> = new Set([
+  "da",
+  "de",
+  "di",
+  "du",
+  "do",
+  "le",
+  "la",
+  "lo",
+  "bin",
+  "zu",
+]);
+
+/**
+ * A word that binds to the surname after it: a particle written in lower case in a name with
+ * capitals ("Ludwig van Beethoven"). Written otherwise, a particle that is also a given or middle
+ * name never binds (the network decides between "Thanh Van | Nguyen" and "Martin | Van Buren"),
+ * one that is also a given-name syllable binds when the network reads it as a particle rather
+ * than a given name ("Leonardo | Da Vinci", "Zhi Da | Wang"), and any other always binds ("Ó").
+ * `particleMass` and `givenMass` are the network's probabilities of the word's labels.
+ */
+function bindingParticle(
+  word: string,
+  capitals: boolean,
+  particleMass: number,
+  givenMass: number,
+): boolean {
   if (endsWithHyphenParticle(word)) return true;
   if (!isParticle(word)) return false;
-  const lower = word.toLowerCase();
-  return !ALSO_GIVEN.has(lower) || (capitals && word === lower);
+  if (capitals && word === word.toLowerCase()) return true;
+  const folded = fold(word);
+  if (ALSO_GIVEN.has(folded)) return false;
+  return !ALSO_SYLLABLE.has(folded) || particleMass >= givenMass;
 }
 
 /** A particle joined to the word before it by a hyphen ("Vermeulen-De" of "Vermeulen-De Wit"). */
@@ -126,7 +157,10 @@ export function scoreReadings(
     ls[i + 1] = ls[i] + Math.log(Math.max(ps, EPS));
   }
   const capitals = hasCapital(words);
-  const particle = words.map((w) => bindingParticle(w, capitals));
+  const particle = words.map((w, i) => {
+    const o = (offset + i) * numLabels;
+    return bindingParticle(w, capitals, probs[o + 2], probs[o] + probs[o + 1]);
+  });
   const conn = words.map(isConnector);
   const { firstNonInitial, lastNonInitial } = initialBounds(words);
   const raw: { order: NameOrder; split: number; lp: number; valid: boolean }[] = [];
@@ -197,9 +231,12 @@ export function decodeName(
   const capitals = hasCapital(words);
   for (let i = 0; i < n; i++) {
     const o = (offset + i) * numLabels;
-    lg[i + 1] = lg[i] + Math.log(Math.max(probs[o] + probs[o + 1], EPS));
+    const givenMass = probs[o] + probs[o + 1];
+    lg[i + 1] = lg[i] + Math.log(Math.max(givenMass, EPS));
     ls[i + 1] = ls[i] + Math.log(Math.max(probs[o + 2] + probs[o + 3], EPS));
-    part[i] = i >= 1 && i < n - 1 && bindingParticle(words[i], capitals) ? 1 : 0;
+    part[i] = i >= 1 && i < n - 1 && bindingParticle(words[i], capitals, probs[o + 2], givenMass)
+      ? 1
+      : 0;
     conn[i] = isConnector(words[i]) ? 1 : 0;
   }
   const { firstNonInitial, lastNonInitial } = initialBounds(words);

@@ -123,6 +123,12 @@ export const GOLDEN: GoldenCase[] = [
   c("Giovanni di Lorenzo", "Giovanni", "di Lorenzo"),
   c("Lucia della Robbia", "Lucia", "della Robbia"),
   c("Robert De Niro", "Robert", "De Niro"),
+  c("Leonardo Da Vinci", "Leonardo", "Da Vinci"),
+  c("Giovanni Di Stefano", "Giovanni", "Di Stefano"),
+  // a particle that is also a given-name syllable ends the given name when the network reads it so
+  c("Zhi Da Wang", "Zhi Da", "Wang"),
+  c("Ming De Zhang", "Ming De", "Zhang"),
+  c("Min Do Kim", "Min Do", "Kim"),
   c("Danny DeVito", "Danny", "DeVito"),
   c("Juan de la Cruz", "Juan", "de la Cruz"),
   c("Ana de los Santos", "Ana", "de los Santos"),
@@ -263,6 +269,10 @@ export const GOLDEN: GoldenCase[] = [
   c("Quoc Bao Vo", "Quoc Bao", "Vo"),
   c("Nguyen Thi Hong Nhung", "Thi Hong Nhung", "Nguyen"),
   c("THANH VAN NGUYEN", "THANH VAN", "NGUYEN"),
+  // with diacritics "Văn" folds to the particle "van" but is a middle name, never a particle
+  c("Thanh Văn Nguyễn", "Thanh Văn", "Nguyễn"),
+  c("Hùng Văn Trần", "Hùng Văn", "Trần"),
+  c("Khánh Văn Phạm", "Khánh Văn", "Phạm"),
   c("nguyen van thanh", "van thanh", "nguyen"),
   // --- Hungarian
   c("Nagy László", "László", "Nagy"),

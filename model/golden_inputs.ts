@@ -94,6 +94,7 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   g("vietnamese", "Vo Quoc Bao", "Quoc Bao", "Vo"),
   g("vietnamese", "Quoc Bao Vo", "Quoc Bao", "Vo"),
   g("vietnamese", "THANH VAN NGUYEN", "THANH VAN", "NGUYEN"),
+  g("vietnamese", "Thanh Văn Nguyễn", "Thanh Văn", "Nguyễn"),
   // a double-quoted nickname as the only given name
   g("nickname", '"Rocky" Fairweather', "Rocky", "Fairweather"),
   g("nickname", 'Mr. "Rocky" Fairweather', "Rocky", "Fairweather"),
@@ -106,6 +107,9 @@ export const GOLDEN_INPUTS: GoldenInput[] = [
   g("nickname", "‘Rocky’ Fairweather", "Rocky", "Fairweather"),
   g("nickname", "(Rocky) Fairweather", "Rocky", "Fairweather"),
   g("nickname", "(Mr.) Fairweather", null, null),
+  // a nickname of two or three words in single quotes, as in double quotes
+  g("nickname", "Dorian 'Rocky Road' Fairweather", "Dorian Rocky Road", "Fairweather"),
+  g("nickname", "Dorian ‘Rocky Road’ Fairweather", "Dorian Rocky Road", "Fairweather"),
   // two surnames without particles (Iberian, Latin American), any case
   g("two-surnames", "Ricardo Montalvo Quiroga", "Ricardo", "Montalvo Quiroga"),
   g("two-surnames", "Alicia Bermúdez Peñaloza", "Alicia", "Bermúdez Peñaloza"),

@@ -180,6 +180,18 @@ Deno.test("double-quoted nicknames stay in the given name, quotes removed", () =
     "Wall",
     "Kern",
   ]);
+  // Two or three words in single quotes are a nickname the same way; a word that an apostrophe
+  // opens without closing ("'t Hooft") is a name word.
+  for (const input of ["Walter 'Iron Wall' Kern", "Walter ‘Iron Wall’ Kern"]) {
+    const single = cleaned(input);
+    assert.deepEqual(single.words, ["Walter", "Iron", "Wall", "Kern"], input);
+    assert.equal(single.nickname, "Iron Wall", input);
+    assert.deepEqual(single.nicknameWords, [1, 2], input);
+  }
+  assert.deepEqual(cleaned("Kern, Walter 'Iron Wall'").nicknameWords, [1, 2]);
+  assert.deepEqual(cleaned("Gerard 't Hooft").words, ["Gerard", "'t", "Hooft"]);
+  assert.equal(cleaned("Gerard 't Hooft").nickname, null);
+  assert.equal(cleaned("Walter 'Iron Wall Kern").nickname, null);
   // An unclosed quote is no nickname.
   const open = cleaned('Walter "Wally Kern');
   assert.deepEqual(open.words, ["Walter", "Wally", "Kern"]);

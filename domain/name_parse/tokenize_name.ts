@@ -1,8 +1,8 @@
 /**
  * Splits a raw full name into comma-separated groups of words. Bracketed asides `( … )`,
  * `[ … ]`, `{ … }` are dropped (an aside before every word is kept apart: "(Rick) Smith" may need
- * it); words inside double quotes, and a word inside single quotes ("'Sam'"), are marked as
- * nickname words (quotes removed); words without any letter (digits, punctuation, emoji) are
+ * it); words inside double quotes, and one to three words inside single quotes ("'Sam'",
+ * "'The Man'"), are marked as nickname words (quotes removed); words without any letter (digits, punctuation, emoji) are
  * dropped.
  */
 
@@ -12,7 +12,7 @@ import { postNominalKind } from "./post_nominals.ts";
 
 export interface NameToken {
   text: string;
-  /** The word stood inside double quotes (or was one word inside single quotes). */
+  /** The word stood inside double quotes (or inside single quotes, up to three words). */
   nick: boolean;
 }
 
@@ -42,7 +42,7 @@ const CJK_DOTS = /[·・•]+/u;
 
 export function tokenizeName(input: string): TokenizedName {
   const asciiInput = isAsciiText(input);
-  const text = asciiInput ? input : input.normalize("NFC");
+  const text = singleQuotedPhrasesAsDouble(asciiInput ? input : input.normalize("NFC"));
   const groups: NameToken[][] = [[]];
   let nickname: string | null = null;
   let wordStart = -1;
@@ -152,6 +152,18 @@ function withoutClosingPeriod(word: string): string {
   return core;
 }
 const CLOSED_WORD = /^\p{L}[\p{L}\p{M}'’-]*\p{L}[\p{L}\p{M}]$/u;
+
+/**
+ * "Sam 'The Man' Roe", "Sam ‘The Man’ Roe": two or three words inside single quotes are a
+ * nickname as they are inside double quotes, so the quotes are made double. An apostrophe that
+ * opens a word without a closing one ("Gerard 't Hooft") is left alone.
+ */
+function singleQuotedPhrasesAsDouble(text: string): string {
+  if (text.indexOf("'") < 0 && text.indexOf("‘") < 0) return text;
+  return text.replace(SINGLE_QUOTED_PHRASE, '$1"$2"');
+}
+const SINGLE_QUOTED_PHRASE =
+  /(^|[\s,(])['‘](\p{L}[\p{L}\p{M}.-]*(?:\s+\p{L}[\p{L}\p{M}.-]*){1,2})['’](?=$|[\s,)])/gu;
 
 /** "'Sam'", "‘Sam’": one word inside single quotes, returned without them; else null. */
 function singleQuotedWord(word: string): string | null {

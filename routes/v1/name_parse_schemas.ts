@@ -20,7 +20,7 @@ export const ParseNameBodySchema = z.object({
         : "name must be a string",
   }).openapi({
     description:
-      'The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped; a nickname in double quotes (or one word in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")',
+      'The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")',
     example: "Dr. Tanaka Hiroshi",
   }),
   spelling: SpellingSchema,
