@@ -8,8 +8,8 @@
  * written in lower case in a name that has capitals, "Ludwig van Beethoven": they are also given
  * or middle names, so written with a capital or in a name all in one case the network decides
  * between "Thanh Van | Nguyen" and "Martin | Van Buren"; a particle that is also an East Asian
- * given-name syllable, "da", "de", "du", "do", "le"…, written so binds only when the network reads
- * it as a particle: "Leonardo | Da Vinci" but "Zhi Da | Wang"):
+ * given-name syllable or a given name, "da", "de", "du", "do", "le", "della"…, written so binds
+ * only when the network reads it as a particle: "Leonardo | Da Vinci" but "Zhi Da | Wang"):
  * - given-first: a given block of two or more words does not end with a particle ("Ludwig van |
  *   Beethoven" is not a reading);
  * - surname-first: a surname block of two or more words does not end with a particle
@@ -55,10 +55,13 @@ function hasCapital(words: readonly string[]): boolean {
 const ALSO_GIVEN: ReadonlySet<string> = new Set(["van", "ben", "al"]);
 
 /**
- * Particles that are also syllables of East Asian given names, folded: pinyin da, de, di, du,
- * le, la, lo, bin, zu; Korean and Vietnamese do (Đỗ), le (Lê). "Zhi Da", "Ming De", "Seo Do".
+ * Particles that are also given names or syllables of East Asian given names, folded: Del and
+ * Della ("Renetta Della Harper"); pinyin da, de, di, du, le, la, lo, bin, zu; Korean and
+ * Vietnamese do (Đỗ), le (Lê). "Zhi Da", "Ming De", "Seo Do".
  */
 const ALSO_SYLLABLE: ReadonlySet<string> = new Set([
+  "del",
+  "della",
   "da",
   "de",
   "di",

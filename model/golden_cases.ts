@@ -129,6 +129,8 @@ export const GOLDEN: GoldenCase[] = [
   c("Zhi Da Wang", "Zhi Da", "Wang"),
   c("Ming De Zhang", "Ming De", "Zhang"),
   c("Min Do Kim", "Min Do", "Kim"),
+  c("Mary Della Smith", "Mary Della", "Smith"),
+  c("Paola Della Valle", "Paola", "Della Valle"),
   c("Danny DeVito", "Danny", "DeVito"),
   c("Juan de la Cruz", "Juan", "de la Cruz"),
   c("Ana de los Santos", "Ana", "de los Santos"),
