@@ -115,6 +115,8 @@ function plainName(tokens: NameToken[], nickname: string | null): CleanedName | 
   // 'Bart "Barty"' is one word).
   let plainWords = 0;
   for (const w of words) if (!w.nick) plainWords++;
+  // every word left stood in quotes ('"Jane Roe", Esq.'): the quotes hold the name, not a nickname
+  if (plainWords === 0) return plainName(words.map((w) => ({ text: w.text, nick: false })), null);
   let leadingNicks = 0;
   while (leadingNicks < words.length && words[leadingNicks].nick) leadingNicks++;
   if (leadingNicks > 0 && plainWords === words.length - leadingNicks) {

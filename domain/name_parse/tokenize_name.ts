@@ -125,6 +125,12 @@ export function tokenizeName(input: string): TokenizedName {
     for (const word of quoted) push(word, false);
   }
   const kept = groups.some((g) => g.length === 0) ? groups.filter((g) => g.length > 0) : groups;
+  // a name quoted from end to end ('"Jane Roe"', a display name as address books write it) is
+  // the name itself, not a nickname
+  if (nickname !== null && kept.every((g) => g.every((t) => t.nick))) {
+    for (const g of kept) for (const t of g) t.nick = false;
+    nickname = null;
+  }
   const lastGroup = kept[kept.length - 1];
   if (lastGroup !== undefined) {
     const last = lastGroup[lastGroup.length - 1];
