@@ -1,10 +1,11 @@
 /**
  * Names put together at random from the pieces that trip cleaning up (quotes of every kind,
- * brackets, commas, titles, credentials, particles, initials, pronouns, mojibake, invisible and
- * compatibility characters, CJK, emoji) go through the whole service path (`readNames`: cleaning,
- * the bundled model, the rule) in batches of 100, both spellings. Every name gets an answer or a
- * refusal, never an exception (an exception is a 500 for the whole batch), and every answer has
- * a given name and a surname. Seeded, so a failure names its input.
+ * brackets, commas, bars, titles, credentials, job titles, addresses, particles, initials,
+ * pronouns, mojibake, invisible and compatibility characters, CJK, emoji) go through the whole
+ * service path (`readNames`: cleaning, the bundled model, the rule) in batches of 100, both
+ * spellings. Every name gets an answer or a refusal, never an exception (an exception is a 500 for
+ * the whole batch), and every answer has a given name and a surname. Seeded, so a failure names
+ * its input.
  */
 import assert from "node:assert/strict";
 import { loadNameModel } from "../model/mod.ts";
@@ -94,6 +95,13 @@ const PIECES = [
   "ǅ",
   "ﬁ",
   "🚀",
+  "jane@example.com",
+  "https://example.com",
+  "www.example.com",
+  "@jane",
+  "CEO",
+  "at",
+  "of",
 ];
 
 /** mulberry32: a small seeded generator, so every run composes the same names. */

@@ -10,6 +10,7 @@ import type { CleanedName, NameRefusal, RefusalReason } from "./cleaned_name.ts"
 import { honorificKind } from "./honorifics.ts";
 import { isParticle } from "./particles.ts";
 import {
+  employerPhraseLength,
   hasInnerCapital,
   isCredentialKind,
   isInitial,
@@ -267,11 +268,15 @@ function holdsKnownCredential(group: NameToken[]): boolean {
   return group.some((t) => !t.nick && isCredentialKind(postNominalKind(t.text)));
 }
 
-/** The whole group is an occupation of several words ("attorney at law", "associate broker"). */
+/**
+ * The whole group is an occupation of several words ("attorney at law", "associate broker") or a
+ * job title and its employer ("CEO at Acme Corp").
+ */
 function isPhraseGroup(group: NameToken[]): boolean {
   if (group.some((t) => t.nick)) return false;
   const texts = (i: number) => (i >= 0 && i < group.length ? group[i].text : null);
-  return trailingPhraseLength(texts, group.length) === group.length;
+  return trailingPhraseLength(texts, group.length) === group.length ||
+    employerPhraseLength(texts, group.length, 0) === group.length;
 }
 
 function cleaned(

@@ -312,6 +312,43 @@ Deno.test("refusals: noise", () => {
   refused("(unknown)", "noise");
 });
 
+Deno.test("addresses, a bar and a job title beside a name are not the name", () => {
+  // as mail headers, address books, signatures and profile headlines write a name
+  for (
+    const input of [
+      "Jane Roe <jane.roe@example.com>",
+      '"Jane Roe" <jane@example.com>',
+      "Jane Roe (jane@example.com)",
+      "Jane Roe jane@example.com",
+      "Jane Roe <jane@example.com",
+      "Jane Roe @janeroe",
+      "Jane Roe https://example.com/jane",
+      "Jane Roe www.example.com",
+      "Jane Roe | Acme Corp",
+      "Jane Roe, MBA | Product Leader",
+      "Jane Roe - CEO",
+      "Jane Roe, CEO",
+      "Jane Roe, CEO at Acme Corp",
+      "Jane Roe CEO at Acme Corp",
+      "Jane Roe, VP of Sales",
+      "Jane Roe, Founder & CEO",
+      "Roe, Jane, Director",
+    ]
+  ) {
+    const c = cleaned(input);
+    assert.deepEqual(c.words, ["Jane", "Roe"], input);
+    assert.equal(c.nickname, null, input);
+  }
+  // a word that is also a name stays one with no other word to leave ("Jane Director"), and
+  // "of" after a name that is no job title is a name's ("Isabella of Castile")
+  assert.deepEqual(words("Jane Director"), ["Jane", "Director"]);
+  assert.deepEqual(words("Isabella of Castile"), ["Isabella", "of", "Castile"]);
+  assert.deepEqual(words("| Jane Roe"), ["Jane", "Roe"]);
+  refused("jane.roe@example.com", "noise");
+  refused("@janeroe", "noise");
+  refused("<jane@example.com>", "noise");
+});
+
 Deno.test("refusals: scripts this parser does not split", () => {
   refused("สมศักดิ์", "unsupported-script");
   refused("やまだはなこ", "unsupported-script");

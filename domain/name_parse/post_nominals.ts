@@ -49,9 +49,14 @@ const CREDENTIAL = `phd dphil md mba cpa esq esquire jd dds dmd rn lpn cfa clu c
   mha np-c pa-c emt emt-p emt-b bcba bcaba ncc cmt lmt cpc ccs rhia rhit cpht cphq ches lcadc ladc
   cadc lisw lsw lmsw licsw lpcc lmhc`;
 const CREDENTIAL_WEAK = `ma ms bs ba do pa pe od mp np ab sb sm am mre bsn be edd cen kc aai cima`;
-/** Occupations written after a name like a credential ("Jane Roe, Trustee", "Jane Roe Realtor"). */
+/**
+ * Occupations written after a name like a credential ("Jane Roe, Trustee", "Jane Roe Realtor"),
+ * and the job titles of a signature or profile headline ("Jane Roe, CEO", "Jane Roe - Founder").
+ */
 const OCCUPATION = `trustee trustees ttee co-trustee realtor realtors broker brokers broker/owner
-  broker-owner atty attys attorneys attorney-at-law`;
+  broker-owner atty attys attorneys attorney-at-law
+  ceo cfo coo cto cmo cio ciso cpo cro cco vp svp evp avp founder co-founder cofounder president
+  chairman chairwoman chairperson director manager`;
 /** Parts that complete a dotted credential ("Msc.Ed.", "M.Sc.") and count only inside one. */
 const SEGMENTS = `ed sc a s b m d phil eng ing n c`;
 
@@ -186,6 +191,31 @@ export const TRAILING_PHRASES: readonly (readonly string[])[] = [
   ["successor", "trustee"],
   ["co", "trustee"],
 ];
+
+/**
+ * A job title and its employer at the end of a name ("CEO at Acme Corp", "VP of Sales", "Founder CEO
+ * at Acme"): occupations, then "at", "of" or "for" and one to four words. The length of the phrase
+ * that ends at `end` and leaves at least `keep` words before it, or 0.
+ */
+export function employerPhraseLength(
+  texts: (i: number) => string | null,
+  end: number,
+  keep: number,
+): number {
+  for (let at = end - 2; at >= keep + 1 && at >= end - 5; at--) {
+    const connector = texts(at);
+    if (connector === null || !EMPLOYER_CONNECTORS.has(connector.toLowerCase())) continue;
+    let start = at;
+    while (start - 1 >= keep) {
+      const word = texts(start - 1);
+      if (word === null || postNominalKind(word) !== "occupation") break;
+      start--;
+    }
+    return start < at ? end - start : 0;
+  }
+  return 0;
+}
+const EMPLOYER_CONNECTORS: ReadonlySet<string> = new Set(["at", "of", "for"]);
 
 /** The last words of the trailing phrases: most names end otherwise, and are done with one look. */
 const PHRASE_ENDS = new Set(TRAILING_PHRASES.map((p) => p[p.length - 1]));

@@ -4,6 +4,7 @@
  */
 import { honorificKind, isTitleArticle } from "./honorifics.ts";
 import {
+  employerPhraseLength,
   hasInnerCapital,
   isCredentialKind,
   isInitial,
@@ -66,7 +67,7 @@ export function stripTrailingPostNominals(tokens: NameToken[], role: GroupRole):
   while (end > 0) {
     const token = tokens[end - 1];
     if (token.nick) break;
-    const phrase = trailingPhraseLength(texts, end);
+    const phrase = trailingPhraseLength(texts, end) || employerPhraseLength(texts, end, keep);
     if (phrase > 0 && end - phrase >= keep) {
       end -= phrase;
       afterCredential = true;

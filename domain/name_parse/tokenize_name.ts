@@ -1,9 +1,10 @@
 /**
  * Splits a raw full name into comma-separated groups of words. Bracketed asides `( … )`,
- * `[ … ]`, `{ … }` are dropped (an aside before every word is kept apart: "(Rick) Smith" may need
- * it); words inside double quotes, and one to three words inside single quotes ("'Sam'",
- * "'The Man'"), are marked as nickname words (quotes removed); words without any letter (digits, punctuation, emoji) are
- * dropped.
+ * `[ … ]`, `{ … }`, `< … >` are dropped (an aside before every word is kept apart: "(Rick) Smith"
+ * may need it); words inside double quotes, and one to three words inside single quotes ("'Sam'",
+ * "'The Man'"), are marked as nickname words (quotes removed); words without any letter (digits,
+ * punctuation, emoji) and addresses (e-mail, web, "@handle") are dropped; a bar ends the name
+ * ("Jane Roe | Acme Corp").
  */
 
 import { honorificKind } from "./honorifics.ts";
@@ -25,8 +26,10 @@ export interface TokenizedName {
 }
 
 const QUOTES = new Set(['"', "“", "”", "„", "‟", "«", "»", "＂", "〝", "〞", "〟"]);
-const OPENERS = new Set(["(", "[", "{", "（", "［", "【", "｛", "〔"]);
-const CLOSERS = new Set([")", "]", "}", "）", "］", "】", "｝", "〕"]);
+const OPENERS = new Set(["(", "[", "{", "<", "（", "［", "【", "｛", "〔", "〈", "《"]);
+const CLOSERS = new Set([")", "]", "}", ">", "）", "］", "】", "｝", "〕", "〉", "》"]);
+/** What ends a name and starts something else: "Jane Roe | Acme Corp". */
+const ENDERS = new Set(["|", "｜", "¦"]);
 const COMMAS = new Set([",", "，", "、", ";", "；"]);
 const SPACE = /\s/u;
 const LETTER = /\p{L}/u;
@@ -112,6 +115,9 @@ export function tokenizeName(input: string): TokenizedName {
         }
       } else if (kind === COMMA) {
         if (!inQuote) groups.push([]);
+      } else if (kind === ENDER && !inQuote && wordsSoFar > 0) {
+        // "Jane Roe | Acme Corp": what follows the bar is not the name
+        break;
       }
     }
     i = next;
@@ -196,7 +202,7 @@ function asideWords(aside: string, asciiInput: boolean): string[] {
 }
 const NAME_WORD = /^\p{L}[\p{L}\p{M}'’.-]*$/u;
 
-const WORD = 0, SPACE_KIND = 1, OPENER = 2, CLOSER = 3, QUOTE = 4, COMMA = 5;
+const WORD = 0, SPACE_KIND = 1, OPENER = 2, CLOSER = 3, QUOTE = 4, COMMA = 5, ENDER = 6;
 
 /** What a character does to the tokenizer (ASCII by code, the rest through the sets). */
 function charKind(code: number): number {
@@ -204,8 +210,9 @@ function charKind(code: number): number {
     if (code === 32 || (code >= 9 && code <= 13) || code === 95) return SPACE_KIND; // "Jane_Roe"
     if (code === 44 || code === 59) return COMMA;
     if (code === 34) return QUOTE;
-    if (code === 40 || code === 91 || code === 123) return OPENER;
-    if (code === 41 || code === 93 || code === 125) return CLOSER;
+    if (code === 40 || code === 91 || code === 123 || code === 60) return OPENER;
+    if (code === 41 || code === 93 || code === 125 || code === 62) return CLOSER;
+    if (code === 124) return ENDER;
     return WORD;
   }
   if (code <= 0xffff) {
@@ -226,6 +233,7 @@ function nonAsciiKind(code: number): number {
   if (CLOSERS.has(ch)) return CLOSER;
   if (QUOTES.has(ch)) return QUOTE;
   if (COMMAS.has(ch)) return COMMA;
+  if (ENDERS.has(ch)) return ENDER;
   if (SPACE.test(ch)) return SPACE_KIND;
   return WORD;
 }
@@ -235,6 +243,7 @@ function nonAsciiKind(code: number): number {
  * as a string (the usual case, no list), several as a list, none as null.
  */
 function cleanWord(raw: string, asciiInput: boolean): string | string[] | null {
+  if (isAddress(raw)) return null;
   let w = raw;
   // (an ASCII word cannot be mojibake, whose characters are all beyond ASCII)
   const ascii = asciiInput || isAsciiText(w);
@@ -261,6 +270,18 @@ function cleanWord(raw: string, asciiInput: boolean): string | string[] | null {
     if (titled && honorificKind(titled[1]) === "strong") return [titled[1], titled[2]];
   }
   return w;
+}
+
+/**
+ * An e-mail address, a web address or a social handle written beside a name ("jane@example.com",
+ * "https://example.com/jane", "www.example.com", "@janeroe"): not a name word.
+ */
+function isAddress(raw: string): boolean {
+  const at = raw.indexOf("@");
+  if (at === 0) return raw.length > 1;
+  if (at > 0) return raw.indexOf(".", at) > at + 1;
+  if (raw.indexOf("://") > 0) return true;
+  return raw.length > 4 && (raw.charCodeAt(0) | 32) === 119 && /^www\./i.test(raw);
 }
 
 function hasLetter(w: string): boolean {
