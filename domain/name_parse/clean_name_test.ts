@@ -81,6 +81,21 @@ Deno.test("leading honorifics are dropped, in many languages and chains", () => 
   assert.deepEqual(words("Nora And Quist"), ["Nora", "And", "Quist"]);
 });
 
+Deno.test("a title's qualifier goes with it: German doctorates, Malay titles", () => {
+  assert.deepEqual(words("Herr Dr. med. Hans Müller"), ["Hans", "Müller"]);
+  assert.deepEqual(words("Dr. rer. nat. Anna Schmidt"), ["Anna", "Schmidt"]);
+  assert.deepEqual(words("Dr. med. dent. Jan Roe"), ["Jan", "Roe"]);
+  assert.deepEqual(words("Prof. Dr. h.c. Hans Müller"), ["Hans", "Müller"]);
+  assert.deepEqual(words("Datuk Seri Ahmad Zahid"), ["Ahmad", "Zahid"]);
+  assert.deepEqual(words("Dato' Sri Najib Razak"), ["Najib", "Razak"]);
+  assert.deepEqual(words("Tan Sri Muhyiddin Yassin"), ["Muhyiddin", "Yassin"]);
+  // the same words as names: without a title before them, or without the period
+  assert.deepEqual(words("Tan Wei Ming"), ["Tan", "Wei", "Ming"]);
+  assert.deepEqual(words("Dr. Sri Mulyani Indrawati"), ["Sri", "Mulyani", "Indrawati"]);
+  assert.deepEqual(words("Dr. Phil Collins"), ["Phil", "Collins"]);
+  assert.deepEqual(words("Tan Sri"), ["Tan", "Sri"]);
+});
+
 Deno.test("honorifics that are also names are kept when they must be", () => {
   assert.deepEqual(words("Don Whitfield"), ["Don", "Whitfield"]);
   assert.deepEqual(words("Hon Kit Wong"), ["Hon", "Kit", "Wong"]);

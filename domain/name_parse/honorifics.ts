@@ -21,7 +21,7 @@ const STRONG = `mr mrs ms miss mx mister missus messrs mmes dr drs doctor dres d
   councilor councilman councilwoman alderman mayor president ambassador chancellor archbishop
   archdeacon excellency hrh hsh mevr mevrouw dhr meneer mw pani panna gospodin gospozha fru
   fröken rouva herra asszony sayın sayin ustaz ustadz ustadh datuk dato datin encik puan hj hjh
-  hajjah dipl univ doz priv o.univ a.o prof.dr dr.med dr.ing dr.rer dr.phil dr.h.c dkfm dipl.-ing
+  hajjah dato' dato’ dipl univ doz priv o.univ a.o prof.dr dr.med dr.ing dr.rer dr.phil dr.h.c dkfm dipl.-ing
   dipl.ing licda lcda lcdo licdo arq engr atty attorney`;
 
 const WEAK = `father sister brother mother elder deacon pastor bishop cardinal imam sheikh shaikh
@@ -78,6 +78,28 @@ export function honorificKind(word: string): HonorificKind | null {
     else if (!SEGMENT.has(part)) return null;
   }
   return real ? "strong" : null;
+}
+
+/**
+ * What completes the title before it, written as its own word: a German doctorate's field with
+ * its period ("Dr. med.", "Dr. rer. nat.", "Prof. Dr. h.c.") and the Malay "Seri" / "Sri" after
+ * Datuk, Dato' or Datin ("Datuk Seri"; elsewhere "Sri" is a name: "Dr. Sri Mulyani Indrawati").
+ */
+export function isTitleQualifier(word: string, before: string): boolean {
+  const key = titleKey(word);
+  if (key === "seri" || key === "sri") return MALAY_TITLES.has(titleKey(before));
+  if (word.charCodeAt(word.length - 1) !== 46) return false;
+  for (const part of key.split(".")) {
+    if (part.length > 0 && !SEGMENT.has(part)) return false;
+  }
+  return key.length > 0;
+}
+const MALAY_TITLES: ReadonlySet<string> = new Set(["datuk", "dato", "dato'", "dato’", "datin"]);
+
+/** "Tan Sri" (Malay): a title of two words whose first is also a surname. */
+export function isTwoWordTitle(first: string, second: string): boolean {
+  const key = titleKey(second);
+  return titleKey(first) === "tan" && (key === "sri" || key === "seri");
 }
 
 /** "The" opens a chain of titles ("The Rt Hon"). */

@@ -2,7 +2,7 @@
  * Drops leading honorifics and trailing suffixes / credentials from one group of name words.
  * Nickname words are never dropped and stop the scan.
  */
-import { honorificKind, isTitleArticle } from "./honorifics.ts";
+import { honorificKind, isTitleArticle, isTitleQualifier, isTwoWordTitle } from "./honorifics.ts";
 import {
   employerPhraseLength,
   hasInnerCapital,
@@ -42,7 +42,17 @@ export function stripLeadingTitles(tokens: NameToken[], role: GroupRole): NameTo
     else if (role === "inverted" && remain >= 1 && postNominalKind(token.text) === "suffix") {
       drop = true;
     } else if (kind === "period") drop = remain >= keep && (chain || token.text.endsWith("."));
-    else if (
+    else if (chain && remain >= keep && isTitleQualifier(token.text, tokens[start - 1].text)) {
+      drop = true; // "Dr. med.", "Datuk Seri"
+    } else if (
+      remain >= keep + 1 && !tokens[start + 1].nick &&
+      isTwoWordTitle(token.text, tokens[start + 1].text)
+    ) {
+      // "Tan Sri Muhyiddin Yassin": both words go
+      start += 2;
+      chain = true;
+      continue;
+    } else if (
       (isTitleArticle(token.text) || (chain && COUPLE_CONNECTORS.has(token.text.toLowerCase()))) &&
       start + 1 < tokens.length
     ) {
