@@ -102,6 +102,11 @@ const PIECES = [
   "CEO",
   "at",
   "of",
+  "née",
+  "aka",
+  "Inc.",
+  "LLC",
+  "S.A.",
 ];
 
 /** mulberry32: a small seeded generator, so every run composes the same names. */

@@ -20,6 +20,7 @@ import {
   spacedCredentialLength,
   trailingPhraseLength,
 } from "./post_nominals.ts";
+import { endsWithLegalForm, remarkStart } from "./name_remarks.ts";
 import { readPinyinName } from "./pinyin_names.ts";
 import { splitUnspacedName } from "./split_unspaced_name.ts";
 import { isAllCaps, stripLeadingTitles, stripTrailingPostNominals } from "./strip_titles.ts";
@@ -33,6 +34,7 @@ const REFUSALS: Record<RefusalReason, NameRefusal> = {
   "initial-surname": Object.freeze({ kind: "refused", reason: "initial-surname" }),
   "noise": Object.freeze({ kind: "refused", reason: "noise" }),
   "unsupported-script": Object.freeze({ kind: "refused", reason: "unsupported-script" }),
+  "organisation": Object.freeze({ kind: "refused", reason: "organisation" }),
 };
 
 export function cleanName(input: string): CleanedName | NameRefusal {
@@ -58,8 +60,13 @@ export function cleanName(input: string): CleanedName | NameRefusal {
 }
 
 function cleanTokens({ groups, nickname }: TokenizedName): CleanedName | NameRefusal {
+  // "Acme Inc.", "Acme, Ltd.": an organisation's name has no given name and no surname
+  if (groups.some((g, i) => endsWithLegalForm(g, i === 0))) return REFUSALS.organisation;
   const parts: NameToken[][] = [];
-  for (const group of groups) {
+  for (const whole of groups) {
+    // "Jane Roe née Smith", "Jane Roe aka Janie": the name ends at the remark
+    const end = remarkStart(whole);
+    const group = end === whole.length ? whole : whole.slice(0, end);
     // (the group itself when it holds no pronoun tag, the usual case: no copy)
     const kept = group.some((t) => !t.nick && isPronounTag(t.text))
       ? group.filter((t) => t.nick || !isPronounTag(t.text))

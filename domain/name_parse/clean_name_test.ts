@@ -364,6 +364,44 @@ Deno.test("addresses, a bar and a job title beside a name are not the name", () 
   refused("<jane@example.com>", "noise");
 });
 
+Deno.test("a maiden name or an alias after the name is not the name", () => {
+  for (
+    const input of [
+      "Jane Roe née Smith",
+      "Jane Roe nee Smith",
+      "Jane Roe (née Smith)",
+      "Jane Roe aka Janie",
+      "Jane Roe a.k.a. Janie Q",
+      "Roe, Jane née Smith",
+    ]
+  ) assert.deepEqual(words(input), ["Jane", "Roe"], input);
+  assert.deepEqual(words("Anna Müller geb. Schmidt"), ["Anna", "Müller"]);
+  // "Nee" is a surname too: a marker only after two name words
+  assert.deepEqual(words("Jane Nee"), ["Jane", "Nee"]);
+  assert.deepEqual(words("Jane Nee Smith"), ["Jane", "Nee", "Smith"]);
+});
+
+Deno.test("refusals: an organisation's name, told by its legal form", () => {
+  for (
+    const input of [
+      "Acme Inc.",
+      "Acme, Inc",
+      "Jane Roe Consulting LLC",
+      "Jane Roe, LLC",
+      "Roe Holdings Ltd",
+      "Banco Santander S.A.",
+      "Muster GmbH",
+      "Roe Family Foundation",
+      "Jane Roe & Associates",
+    ]
+  ) refused(input, "organisation");
+  // forms that are also surnames or initials count only written as forms
+  assert.deepEqual(words("Anna Corp"), ["Anna", "Corp"]);
+  assert.deepEqual(words("Rosa M. Quintero SA"), ["Rosa", "M.", "Quintero", "SA"]);
+  // a person's employer is not the person
+  assert.deepEqual(words("Jane Roe - CEO at Acme Inc."), ["Jane", "Roe"]);
+});
+
 Deno.test("refusals: scripts this parser does not split", () => {
   refused("สมศักดิ์", "unsupported-script");
   refused("やまだはなこ", "unsupported-script");

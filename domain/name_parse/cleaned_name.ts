@@ -37,7 +37,9 @@ export type RefusalReason =
   | "surname-only"
   | "initial-surname"
   | "noise"
-  | "unsupported-script";
+  | "unsupported-script"
+  /** "Acme Inc.": an organisation's name */
+  | "organisation";
 
 export interface NameRefusal {
   kind: "refused";

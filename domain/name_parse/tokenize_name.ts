@@ -9,6 +9,7 @@
 
 import { honorificKind } from "./honorifics.ts";
 import { isMojibakeLetter, isMojibakeTrail, looksLikeMojibake } from "./mojibake.ts";
+import { isLegalFormWord } from "./name_remarks.ts";
 import { postNominalKind } from "./post_nominals.ts";
 
 export interface NameToken {
@@ -151,14 +152,18 @@ export function tokenizeName(input: string): TokenizedName {
 
 /**
  * The period that ends a sentence, not an abbreviation: "Jane Roe." → "Roe" (a word of three
- * letters or more with no other period, not a title or post-nominal: "Esq.", "Jun." keep theirs).
+ * letters or more with no other period, not a title, post-nominal or legal form: "Esq.", "Jun.",
+ * "Inc." keep theirs).
  */
 function withoutClosingPeriod(word: string): string {
   if (word.charCodeAt(word.length - 1) !== 46) return word;
   let end = word.length;
   while (end > 0 && word.charCodeAt(end - 1) === 46) end--;
   const core = word.slice(0, end);
-  if (!CLOSED_WORD.test(core) || honorificKind(word) !== null || postNominalKind(word) !== null) {
+  if (
+    !CLOSED_WORD.test(core) || honorificKind(word) !== null || postNominalKind(word) !== null ||
+    isLegalFormWord(word)
+  ) {
     return word;
   }
   return core;

@@ -20,7 +20,7 @@ export const ParseNameBodySchema = z.object({
         : "name must be a string",
   }).openapi({
     description:
-      'The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")',
+      'The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme"), a maiden name or alias after it ("née Smith", "aka Janie") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; an organisation\'s name ("Acme Inc.") does not split; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")',
     example: "Dr. Tanaka Hiroshi",
   }),
   spelling: SpellingSchema,
