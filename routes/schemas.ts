@@ -1,4 +1,8 @@
 /** Schemas shared by several routes; each becomes a named component of the OpenAPI document. */
+import {
+  controlCharacterMessage,
+  hasControlCharacter,
+} from "../domain/shared/control_characters.ts";
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES } from "../domain/errors.ts";
 import { IDEMPOTENCY_KEY_RULE } from "../domain/idempotency/idempotency_key.ts";
@@ -49,6 +53,10 @@ export { errorContent };
 export const API_KEY_SECURITY = [{ apiKey: [] }];
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+
+export function withoutControlCharacters(schema: z.ZodString, field: string): z.ZodString {
+  return schema.refine((value) => !hasControlCharacter(value), controlCharacterMessage(field));
+}
 
 export const OptionalIdempotencyHeaders = z.object({
   "idempotency-key": z.string().regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE).optional().openapi({

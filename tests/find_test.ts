@@ -495,6 +495,10 @@ Deno.test(
           ],
           [{ name: 42, company: "acme.test" }, "name must be a string"],
           [
+            { name: "Ada\u0000 Lovelace", company: "acme.test" },
+            "name must not contain control characters",
+          ],
+          [
             { name: "Ada Lovelace", company: "Acme Inc" },
             "company must be a domain or website URL in email mode (send a company name with mode company)",
           ],

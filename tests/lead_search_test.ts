@@ -147,6 +147,9 @@ Deno.test(
       assert.equal((await poll(env, other.apiKey, run.id)).status, 404);
       assert.equal((await cancel(env, other.apiKey, run.id)).status, 404);
       assert.equal((await poll(env, ws.apiKey, "run_unknown")).status, 404);
+      // an id no run can have, with characters the database cannot hold, is unknown too (not a 500)
+      assert.equal((await poll(env, ws.apiKey, "run_%00x")).status, 404);
+      assert.equal((await cancel(env, ws.apiKey, "run_%00x")).status, 404);
     } finally {
       await env.close();
     }
@@ -287,6 +290,11 @@ Deno.test(
       assert.equal(foreign.body.error.code, "invalid_continuation");
       const unknown = await start(env, ws.apiKey, { count: 10, continueFromRunId: "run_nope" });
       assert.equal(unknown.body.error.code, "invalid_continuation");
+      const impossible = await start(env, ws.apiKey, {
+        count: 10,
+        continueFromRunId: "run_\u0000",
+      });
+      assert.equal(impossible.body.error.code, "invalid_continuation");
 
       // Filters equal in another order and case are accepted.
       const b = await start(env, ws.apiKey, {
@@ -358,6 +366,7 @@ Deno.test("lead search: validation, insufficient credits, filters match", DB_TES
         { count: 5, filters: { jobTitle: "sales" } },
         { count: 5, filters: { colour: ["red"] } },
         { count: 5, filters: { jobTitle: ["--"] } },
+        { count: 5, filters: { jobTitle: ["CTO\u0000"] } },
       ]
     ) {
       const res = await start(env, ws.apiKey, body);

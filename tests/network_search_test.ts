@@ -144,6 +144,15 @@ for (const provider of ["brave", "serpapi"] as const) {
             [{ lastName: "Hopper" }, "firstName is required"],
             [{ firstName: " ", lastName: "Hopper" }, "firstName must not be blank"],
             [{ firstName: "Grace", lastName: 3 }, "lastName must be a string"],
+            // NUL cannot be stored: a clear refusal, not a 500
+            [
+              { firstName: "Gr\u0000ace", lastName: "Hopper" },
+              "firstName must not contain control characters",
+            ],
+            [
+              { firstName: "Grace", lastName: "Hopper", company: "Acme\u0001" },
+              "company must not contain control characters",
+            ],
           ] as const
         ) {
           const { status, error } = await search(body);

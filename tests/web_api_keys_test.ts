@@ -103,6 +103,11 @@ Deno.test("api keys: names and expiry dates are checked by the verb", DB_TEST, a
     assert.equal(long.status, 400);
     assert.match(long.text, /Name must be at most 100 characters/);
 
+    // a NUL cannot be stored: a clear refusal, not a 500
+    const control = await create(member, "CI\u0000 key");
+    assert.equal(control.status, 400);
+    assert.match(control.text, /Name must not contain control characters/);
+
     for (const past of ["2020-01-31", today]) {
       const refused = await create(member, "Old key", past);
       assert.equal(refused.status, 400, past);

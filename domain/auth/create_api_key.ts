@@ -1,3 +1,4 @@
+import { controlCharacterMessage, hasControlCharacter } from "../shared/control_characters.ts";
 import { ServiceError } from "../errors.ts";
 import type { Sql, TransactionSql } from "../stores/database.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "./api_key.ts";
@@ -61,6 +62,9 @@ function readKeyName(raw: string | null | undefined): string | null {
   // Characters as the database counts them (code points), not UTF-16 units.
   const length = [...name].length;
   if (length === 0) throw new ServiceError("validation_error", "name must not be blank");
+  if (hasControlCharacter(name)) {
+    throw new ServiceError("validation_error", controlCharacterMessage("name"));
+  }
   if (length > API_KEY_NAME_MAX) {
     throw new ServiceError(
       "validation_error",

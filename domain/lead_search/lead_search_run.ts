@@ -2,6 +2,7 @@
  * A lead-search run (spec §2.8, §3) as the service answers it, its filters, and the mapper from
  * a row of `lead_search_runs` (migration 008).
  */
+import { controlCharacterMessage, hasControlCharacter } from "../shared/control_characters.ts";
 import { ServiceError } from "../errors.ts";
 import { HEADCOUNT_RANGES } from "../directory/directory_person.ts";
 
@@ -140,6 +141,12 @@ export function normalizeFilters(value: unknown): LeadFilters {
     for (const member of members) {
       if (typeof member !== "string") {
         throw new ServiceError("validation_error", `filters.${name} members must be strings`);
+      }
+      if (hasControlCharacter(member)) {
+        throw new ServiceError(
+          "validation_error",
+          controlCharacterMessage(`filters.${name} members`),
+        );
       }
       const trimmed = member.trim().replace(/\s+/g, " ");
       if (trimmed.length > MAX_FILTER_MEMBER_LENGTH) {

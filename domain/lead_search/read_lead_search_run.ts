@@ -3,6 +3,7 @@
  * leads (25 a page, `page` 1-based, `nextPage` null when no delivered lead follows). Free.
  * Another workspace's run and an unknown id are both `not_found`.
  */
+import { looksLikeId } from "../shared/new_id.ts";
 import type { DomainContext } from "../context.ts";
 import { ServiceError } from "../errors.ts";
 import {
@@ -31,6 +32,8 @@ export async function readLeadSearchRun(
   if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE) {
     throw new ServiceError("validation_error", `page must be an integer from 1 to ${MAX_PAGE}`);
   }
+  // an id no run can have (made up, or with characters the database cannot hold) is unknown
+  if (!looksLikeId("run", input.runId)) throw new ServiceError("not_found", RUN_NOT_FOUND_MESSAGE);
   const sql = ctx.db.sql;
   const row = (await sql<RunRow[]>`
     SELECT * FROM lead_search_runs

@@ -12,7 +12,7 @@ import { claimCall } from "../billing/billed_call.ts";
 import { type Balance, readBalanceOrNull } from "../billing/balance.ts";
 import { reservePointsIn } from "../billing/reserve_points.ts";
 import { ServiceError } from "../errors.ts";
-import { newId } from "../shared/new_id.ts";
+import { looksLikeId, newId } from "../shared/new_id.ts";
 import {
   isTerminal,
   type LeadFilters,
@@ -104,9 +104,12 @@ export async function startLeadSearch(
     let filters: LeadFilters = given ?? {};
     let chainId: string | null = null;
     if (continueFrom !== null) {
-      const source = (await sql<RunRow[]>`
+      // (an id no run can have names none, and may hold what the database cannot)
+      const source = looksLikeId("run", continueFrom)
+        ? (await sql<RunRow[]>`
         SELECT * FROM lead_search_runs
-         WHERE id = ${continueFrom} AND workspace_id = ${workspaceId}`)[0];
+         WHERE id = ${continueFrom} AND workspace_id = ${workspaceId}`)[0]
+        : undefined;
       if (!source) {
         throw new ServiceError(
           "invalid_continuation",

@@ -4,14 +4,16 @@ import { ServiceError } from "../../domain/errors.ts";
 import { bareHost } from "../../domain/find/bare_host.ts";
 import { EMAIL_STATUSES, FIND_REASONS, type FindMode } from "../../domain/find/find_answer.ts";
 import type { FindInput } from "../../domain/find/find_work_email.ts";
-import { CreditsChargedField, LookupBillingFields } from "../schemas.ts";
+import { CreditsChargedField, LookupBillingFields, withoutControlCharacters } from "../schemas.ts";
 
 const text = (field: string, max: number) =>
-  z.string({ error: `${field} must be a string` }).max(
-    max,
-    `${field} must be at most ${max} characters`,
-  )
-    .optional();
+  withoutControlCharacters(
+    z.string({ error: `${field} must be a string` }).max(
+      max,
+      `${field} must be at most ${max} characters`,
+    ),
+    field,
+  ).optional();
 
 export const FindBodySchema = z.object({
   mode: z.string({ error: "mode must be a string" }).optional().openapi({

@@ -1,27 +1,33 @@
 /** Request and answer schemas of `POST /api/v1/network-search` (spec §2.6, §4.4). */
 import { z } from "@hono/zod-openapi";
-import { CreditsChargedField, LookupBillingFields } from "../schemas.ts";
+import { CreditsChargedField, LookupBillingFields, withoutControlCharacters } from "../schemas.ts";
 
 const requiredName = (field: string) =>
-  z.string({
-    error: (issue) =>
-      issue.input === undefined || issue.input === null
-        ? `${field} is required`
-        : `${field} must be a string`,
-  }).trim().min(1, `${field} must not be blank`).max(
-    128,
-    `${field} must be at most 128 characters`,
+  withoutControlCharacters(
+    z.string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? `${field} is required`
+          : `${field} must be a string`,
+    }).trim().min(1, `${field} must not be blank`).max(
+      128,
+      `${field} must be at most 128 characters`,
+    ),
+    field,
   );
 
 export const NetworkSearchBodySchema = z.object({
   firstName: requiredName("firstName").openapi({ example: "Grace" }),
   lastName: requiredName("lastName").openapi({ example: "Hopper" }),
-  company: z.string({ error: "company must be a string" }).trim()
-    .max(256, "company must be at most 256 characters").optional().openapi({
-      description:
-        "Optional employer narrowing: the company's name as people write it. A profile at another employer is not returned; the employer raises a profile's score when it matches",
-      example: "Acme",
-    }),
+  company: withoutControlCharacters(
+    z.string({ error: "company must be a string" }).trim()
+      .max(256, "company must be at most 256 characters"),
+    "company",
+  ).optional().openapi({
+    description:
+      "Optional employer narrowing: the company's name as people write it. A profile at another employer is not returned; the employer raises a profile's score when it matches",
+    example: "Acme",
+  }),
 }).openapi("NetworkSearchRequest");
 
 const MatchSchema = z.object({
