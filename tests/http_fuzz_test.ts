@@ -1,0 +1,156 @@
+/**
+ * Every API route, sent bodies put together at random (wrong types, blanks, over-long and
+ * over-many values, control characters, NUL, lone surrogates, odd run ids and Idempotency-Keys):
+ * bad input is a 4xx with the error envelope, never a 500. Seeded, so a failure names its request.
+ * Outside services are offline here (every provider answers that it is unavailable).
+ */
+import assert from "node:assert/strict";
+import { DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
+import { loadNameModel } from "../model/mod.ts";
+import { bearer, createTestEnv, createTestWorkspace, DB_TEST } from "./harness.ts";
+
+const TEXTS = [
+  "",
+  " ",
+  "Jane Roe",
+  "x".repeat(300),
+  "\u0000",
+  "a\u0000b",
+  "Jane\u0007Roe",
+  "\ud800",
+  "😀",
+  "jane@example.com",
+  "JANE@EXAMPLE.COM ",
+  "a@b",
+  "https://network.example/in/jane",
+  "ftp://x",
+  "example.com",
+  "%00",
+  "<script>",
+  "Acme Inc.",
+  "王小明",
+  '"Jane Roe"',
+  "run_0a1b2c3d4e5f60718293",
+  "run_\u0000",
+];
+
+/** Run ids as a path holds them: made up, impossible, encoded NUL, a lone surrogate, a bare %. */
+const RUN_IDS = [
+  "x",
+  "run_0a1b2c3d4e5f60718293",
+  "run_%00x",
+  "%00",
+  "%ED%A0%80",
+  "a%2Fb",
+  "%",
+  "%25",
+  "x".repeat(300),
+];
+
+/** mulberry32, seeded: every run sends the same requests. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+Deno.test("http fuzz: bad bodies on every route are 4xx, never 500", DB_TEST, async () => {
+  const many = { limit: 100_000, windowSeconds: 60 };
+  const rateLimits = Object.fromEntries(
+    Object.keys(DEFAULT_RATE_LIMITS).map((budget) => [budget, many]),
+  ) as typeof DEFAULT_RATE_LIMITS;
+  const env = await createTestEnv({
+    config: { rateLimits },
+    nameModel: (await loadNameModel()).model,
+  });
+  try {
+    const ws = await createTestWorkspace(env, 1_000_000);
+    const next = generator(20261126);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+    const value = (): unknown =>
+      pick<unknown>([
+        ...TEXTS,
+        0,
+        -1,
+        1e308,
+        1.5,
+        true,
+        null,
+        [],
+        {},
+        [pick(TEXTS)],
+        { a: 1 },
+        Array(101).fill("Jane Roe"),
+      ]);
+    const routes: [string, string, (() => unknown) | null][] = [
+      ["POST", "/api/v1/name/parse", () => ({ name: value(), spelling: pick(["folded", "x", 1]) })],
+      ["POST", "/api/v1/name/parse/batch", () => ({ names: pick([value(), [value(), value()]]) })],
+      [
+        "POST",
+        "/api/v1/find",
+        () => ({
+          mode: pick(["email", "company", "network", "x", 1]),
+          name: value(),
+          company: value(),
+          networkUrl: value(),
+        }),
+      ],
+      [
+        "POST",
+        "/api/v1/network-search",
+        () => ({ firstName: value(), lastName: value(), company: value() }),
+      ],
+      ["POST", "/api/v1/enrich/email", () => ({ email: value() })],
+      [
+        "POST",
+        "/api/v1/lead-search",
+        () => ({
+          filters: pick([value(), { jobTitle: value(), location: value(), headcount: value() }]),
+          count: value(),
+          continueFromRunId: value(),
+        }),
+      ],
+      ["GET", "/api/v1/lead-search/runs/RUN", null],
+      ["POST", "/api/v1/lead-search/runs/RUN/cancel", () => value()],
+      ["GET", "/api/v1/points", null],
+    ];
+    const faults: string[] = [];
+    const statuses = new Set<number>();
+    for (let i = 0; i < 600; i++) {
+      const [method, template, body] = pick(routes);
+      const path = template.replace("RUN", pick(RUN_IDS));
+      const extra: Record<string, string> = {
+        "Content-Type": pick(["application/json", "application/json", "text/plain"]),
+      };
+      if (next() < 0.7) extra["Idempotency-Key"] = pick([`fuzz-${i}`, " ", "x".repeat(300), "dup"]);
+      const payload = body === null
+        ? undefined
+        : next() < 0.1
+        ? pick(["{", "null", "[]", '"x"', ""])
+        : JSON.stringify(body());
+      const res = await env.app.request(path, {
+        method,
+        headers: bearer(ws.apiKey, extra),
+        body: method === "GET" ? undefined : payload,
+      });
+      const text = await res.text();
+      statuses.add(res.status);
+      if (res.status >= 500) {
+        faults.push(`${method} ${path} ${res.status} ${JSON.stringify(payload)?.slice(0, 200)}`);
+      } else if (res.status >= 400) {
+        const envelope = JSON.parse(text);
+        assert.equal(typeof envelope.error?.code, "string", text);
+      }
+    }
+    assert.deepEqual(faults.slice(0, 10), []);
+    // the requests reach answers as well as refusals
+    assert.ok(statuses.has(200) && statuses.has(400), [...statuses].join(" "));
+  } finally {
+    await env.close();
+  }
+});
