@@ -4,6 +4,7 @@
  * bad input is a 4xx with the error envelope, never a 500. Seeded, so a failure names its request.
  * Outside services are offline here (every provider answers that it is unavailable).
  */
+import { mulberry32 } from "../domain/shared/mulberry32.ts";
 import assert from "node:assert/strict";
 import { DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
 import { loadNameModel } from "../model/mod.ts";
@@ -47,18 +48,6 @@ const RUN_IDS = [
   "x".repeat(300),
 ];
 
-/** mulberry32, seeded: every run sends the same requests. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 Deno.test("http fuzz: bad bodies on every route are 4xx, never 500", DB_TEST, async () => {
   const many = { limit: 100_000, windowSeconds: 60 };
   const rateLimits = Object.fromEntries(
@@ -70,7 +59,7 @@ Deno.test("http fuzz: bad bodies on every route are 4xx, never 500", DB_TEST, as
   });
   try {
     const ws = await createTestWorkspace(env, 1_000_000);
-    const next = generator(20261126);
+    const next = mulberry32(20261126);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
     const value = (): unknown =>
       pick<unknown>([

@@ -7,6 +7,7 @@
  * the whole batch), and every answer has a given name and a surname. Seeded, so a failure names
  * its input.
  */
+import { mulberry32 } from "../domain/shared/mulberry32.ts";
 import assert from "node:assert/strict";
 import { loadNameModel } from "../model/mod.ts";
 import { readNames } from "../domain/name_parse/read_names.ts";
@@ -109,20 +110,8 @@ const PIECES = [
   "S.A.",
 ];
 
-/** mulberry32: a small seeded generator, so every run composes the same names. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function composeNames(seed: number, count: number): string[] {
-  const next = generator(seed);
+  const next = mulberry32(seed);
   const names: string[] = [];
   for (let i = 0; i < count; i++) {
     const pieces = 1 + Math.floor(next() * 9);

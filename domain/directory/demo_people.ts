@@ -10,6 +10,7 @@
  * ("Jürgen von Bülow", "Siobhán Ó Súilleabháin", "László Nagy"), and carry their given name and
  * surname, so each company's address pattern (first.last, flast, …) can be learned from them.
  */
+import { mulberry32 } from "../shared/mulberry32.ts";
 import type { HeadcountRange } from "./directory_person.ts";
 import type { ImportRecordInput } from "./import_people.ts";
 import { foldName } from "./normalize.ts";
@@ -407,18 +408,6 @@ const OTHER_LOCATIONS = [
   "Stockholm, Sweden",
   "Remote",
 ];
-
-/** mulberry32: a small, fast, seeded 32-bit PRNG (uniform in [0, 1)). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A word of a name as it goes into an address: folded, letters and digits only. */
 function mailWord(s: string): string {
