@@ -59,7 +59,7 @@ const ALSO_GIVEN: ReadonlySet<string> = new Set(["van", "ben", "al"]);
  * Della ("Renetta Della Harper"); pinyin da, de, di, du, le, la, lo, bin, zu; Korean and
  * Vietnamese do (Đỗ), le (Lê). "Zhi Da", "Ming De", "Seo Do".
  */
-const ALSO_SYLLABLE: ReadonlySet<string> = new Set([
+const ALSO_GIVEN_PART: ReadonlySet<string> = new Set([
   "del",
   "della",
   "da",
@@ -93,7 +93,7 @@ function bindingParticle(
   if (capitals && word === word.toLowerCase()) return true;
   const folded = fold(word);
   if (ALSO_GIVEN.has(folded)) return false;
-  return !ALSO_SYLLABLE.has(folded) || particleMass >= givenMass;
+  return !ALSO_GIVEN_PART.has(folded) || particleMass >= givenMass;
 }
 
 /** A particle joined to the word before it by a hyphen ("Vermeulen-De" of "Vermeulen-De Wit"). */

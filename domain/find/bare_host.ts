@@ -17,7 +17,7 @@ export function bareHost(companyField: string): string | null {
 /** An internationalised host in its ASCII form, as DNS and SMTP take it (münchen.de → xn--mnchen-3ya.de). */
 function asciiHost(host: string | null | undefined): string | null {
   if (!host) return null;
-  if (!/[^\x00-\x7f]/.test(host)) return host;
+  if (!/\P{ASCII}/u.test(host)) return host;
   try {
     return new URL(`http://${host}`).hostname;
   } catch {

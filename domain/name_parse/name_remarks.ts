@@ -19,7 +19,7 @@ const REMARK_MARKERS = new Set(["née", "geb", "geborene", "aka", "alias", "fka"
 const WEAK_REMARK_MARKERS = new Set(["nee"]);
 
 /**
- * Legal forms that end an organisation's name. Those that are also initials ("SA", "BV", "AG")
+ * Legal forms that end an organisation's name. Those that are also initials ("SA", "BV", "NV")
  * count only written with their periods ("S.A.", "B.V."), see `DOTTED_ONLY`.
  */
 const LEGAL_FORMS = new Set(
