@@ -5,12 +5,11 @@
  * terminal run is left as it is and answered `already-terminal`. Free. The run row is locked, so
  * a cancel and a runner's claim are ordered: a run claimed first is answered `cancelling`.
  */
-import { looksLikeId } from "../shared/new_id.ts";
 import type { DomainContext } from "../context.ts";
 import { releaseReservation } from "../billing/release_reservation.ts";
 import { ServiceError } from "../errors.ts";
 import { isTerminal, type RunRow } from "./lead_search_run.ts";
-import { RUN_NOT_FOUND_MESSAGE } from "./read_lead_search_run.ts";
+import { refuseImpossibleRunId, RUN_NOT_FOUND_MESSAGE } from "./read_lead_search_run.ts";
 
 export type CancelAnswer = { status: "cancelled" | "cancelling" | "already-terminal" };
 
@@ -18,8 +17,7 @@ export async function cancelLeadSearchRun(
   ctx: DomainContext,
   input: { workspaceId: string; runId: string },
 ): Promise<CancelAnswer> {
-  // an id no run can have (made up, or with characters the database cannot hold) is unknown
-  if (!looksLikeId("run", input.runId)) throw new ServiceError("not_found", RUN_NOT_FOUND_MESSAGE);
+  refuseImpossibleRunId(input.runId);
   const at = new Date(ctx.clock.now());
   const status = await ctx.db.sql.begin(async (tx) => {
     const run = (await tx<RunRow[]>`

@@ -3,18 +3,16 @@
  * like polling. A run holds at most `MAX_COUNT` leads, so one read is enough. Another workspace's
  * run and an unknown id are both `not_found`.
  */
-import { looksLikeId } from "../shared/new_id.ts";
 import type { DomainContext } from "../context.ts";
 import { ServiceError } from "../errors.ts";
 import type { Lead } from "./lead_search_run.ts";
-import { RUN_NOT_FOUND_MESSAGE } from "./read_lead_search_run.ts";
+import { refuseImpossibleRunId, RUN_NOT_FOUND_MESSAGE } from "./read_lead_search_run.ts";
 
 export async function readDeliveredLeads(
   ctx: Pick<DomainContext, "db">,
   input: { workspaceId: string; runId: string },
 ): Promise<Lead[]> {
-  // an id no run can have (made up, or with characters the database cannot hold) is unknown
-  if (!looksLikeId("run", input.runId)) throw new ServiceError("not_found", RUN_NOT_FOUND_MESSAGE);
+  refuseImpossibleRunId(input.runId);
   const sql = ctx.db.sql;
   const run = (await sql<{ id: string }[]>`
     SELECT id FROM lead_search_runs

@@ -21,6 +21,14 @@ export interface LeadSearchRunPage extends LeadSearchRun {
 }
 
 export const RUN_NOT_FOUND_MESSAGE = "No lead-search run with this id in this workspace";
+
+/**
+ * An id no run can have (made up, or holding characters the database cannot store) names no run:
+ * `not_found` before any query.
+ */
+export function refuseImpossibleRunId(runId: string): void {
+  if (!looksLikeId("run", runId)) throw new ServiceError("not_found", RUN_NOT_FOUND_MESSAGE);
+}
 /** Far above the last page of the largest run; keeps `page` a small integer. */
 export const MAX_PAGE = 1_000_000;
 
@@ -32,8 +40,7 @@ export async function readLeadSearchRun(
   if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE) {
     throw new ServiceError("validation_error", `page must be an integer from 1 to ${MAX_PAGE}`);
   }
-  // an id no run can have (made up, or with characters the database cannot hold) is unknown
-  if (!looksLikeId("run", input.runId)) throw new ServiceError("not_found", RUN_NOT_FOUND_MESSAGE);
+  refuseImpossibleRunId(input.runId);
   const sql = ctx.db.sql;
   const row = (await sql<RunRow[]>`
     SELECT * FROM lead_search_runs
