@@ -110,6 +110,13 @@ Deno.test(
       });
       assert.equal(unknown.status, 401);
       assert.match(unknown.text, /Wrong email or password/);
+      // an address the database cannot hold (a NUL) is just as unknown, not a 500
+      const control = await stranger.post("/app/sign-in", {
+        email: "bo\u0000@example.com",
+        password: MEMBER_PASSWORD,
+      });
+      assert.equal(control.status, 401);
+      assert.match(control.text, /Wrong email or password/);
       // The sign-in form's own token (double submit) is required too.
       const noToken = await stranger.post("/app/sign-in", {
         _csrf: "",

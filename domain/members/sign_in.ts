@@ -9,6 +9,7 @@ import type { Clock } from "../shared/clock.ts";
 import type { Sql } from "../stores/database.ts";
 import { decoyHash, verifyPassword } from "./password.ts";
 import { hashSessionToken, newSessionToken, SESSION_DAYS } from "./session.ts";
+import { hasControlCharacter } from "../shared/control_characters.ts";
 import { encodeHex } from "../shared/hex.ts";
 
 export type SignInOutcome =
@@ -30,7 +31,8 @@ export async function signIn(
       return { ok: false, reason: "rate-limited", retryAfterSeconds: decision.resetSeconds };
     }
   }
-  const [member] = await deps.sql<
+  // (an address with a control character is no member's, and NUL cannot reach the database)
+  const [member] = hasControlCharacter(email) ? [] : await deps.sql<
     { id: string; workspace_id: string; password_hash: string; password_is_temporary: boolean }[]
   >`SELECT id, workspace_id, password_hash, password_is_temporary FROM members
      WHERE email = ${email}`;
