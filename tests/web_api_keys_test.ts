@@ -212,6 +212,8 @@ Deno.test("api keys: another workspace's key is not found and stays usable", DB_
     assert.equal(post.status, 404);
     const unknown = await member.post(`${KEYS}/key_nothing/revoke`, {});
     assert.equal(unknown.status, 404);
+    // an id with a NUL, which the database cannot hold, is unknown too (not a 500)
+    assert.equal((await member.post(`${KEYS}/key_%00/revoke`, {})).status, 404);
 
     const [{ revoked_at }] = await env.db.sql<{ revoked_at: Date | null }[]>`
       SELECT revoked_at FROM api_keys WHERE id = ${otherKeyId}`;

@@ -1,5 +1,6 @@
 import { ServiceError } from "../errors.ts";
 import type { Sql } from "../stores/database.ts";
+import { looksLikeId } from "../shared/new_id.ts";
 
 /**
  * Revokes a key; revoking twice keeps the first revocation time. With `workspaceId` (the web
@@ -11,6 +12,9 @@ export async function revokeApiKey(
   sql: Sql,
   input: { keyId: string; workspaceId?: string },
 ): Promise<{ keyId: string; workspaceId: string; revokedAt: string }> {
+  const notFound = () => new ServiceError("not_found", `No API key with id ${input.keyId}`);
+  // an id no key can have (made up, or holding what the database cannot store) names none
+  if (!looksLikeId("key", input.keyId)) throw notFound();
   const rows = input.workspaceId === undefined
     ? await sql<{ workspace_id: string; revoked_at: Date }[]>`
         UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
@@ -19,7 +23,7 @@ export async function revokeApiKey(
         UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
          WHERE id = ${input.keyId} AND workspace_id = ${input.workspaceId}
         RETURNING workspace_id, revoked_at`;
-  if (!rows[0]) throw new ServiceError("not_found", `No API key with id ${input.keyId}`);
+  if (!rows[0]) throw notFound();
   return {
     keyId: input.keyId,
     workspaceId: rows[0].workspace_id,
