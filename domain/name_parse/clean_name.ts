@@ -136,6 +136,10 @@ function plainName(tokens: NameToken[], nickname: string | null): CleanedName | 
   }
   if (plainWords < 2) return REFUSALS["one-word"];
   if (surnameOnly(words)) return REFUSALS["surname-only"];
+  // "de la", "van der", "y la": particles in lower case with no name for them to join
+  if (words.every((w) => !w.nick && isParticle(w.text) && w.text === w.text.toLowerCase())) {
+    return REFUSALS.noise;
+  }
   let last = words.length - 1;
   while (words[last].nick) last--;
   if (withheldSurname(words, last)) return REFUSALS["initial-surname"];

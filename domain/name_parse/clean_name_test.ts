@@ -325,6 +325,10 @@ Deno.test("refusals: noise", () => {
   refused("she/her", "noise");
   refused("Ms. (she/her)", "noise");
   refused("(unknown)", "noise");
+  // particles in lower case with no name for them to join
+  refused("de la", "noise");
+  refused("van der", "noise");
+  refused("y la", "noise");
 });
 
 Deno.test("addresses, a bar and a job title beside a name are not the name", () => {
