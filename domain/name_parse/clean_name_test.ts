@@ -325,10 +325,16 @@ Deno.test("refusals: noise", () => {
   refused("she/her", "noise");
   refused("Ms. (she/her)", "noise");
   refused("(unknown)", "noise");
+  refused("\u0000\u0007", "noise");
   // particles in lower case with no name for them to join
   refused("de la", "noise");
   refused("van der", "noise");
   refused("y la", "noise");
+});
+
+Deno.test("control characters separate words like spaces", () => {
+  assert.deepEqual(words("Jane\u0000Roe"), ["Jane", "Roe"]);
+  assert.deepEqual(words("Jane\u0007 Roe\u007f"), ["Jane", "Roe"]);
 });
 
 Deno.test("addresses, a bar and a job title beside a name are not the name", () => {

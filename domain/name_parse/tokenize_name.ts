@@ -212,7 +212,8 @@ const WORD = 0, SPACE_KIND = 1, OPENER = 2, CLOSER = 3, QUOTE = 4, COMMA = 5, EN
 /** What a character does to the tokenizer (ASCII by code, the rest through the sets). */
 function charKind(code: number): number {
   if (code < 128) {
-    if (code === 32 || (code >= 9 && code <= 13) || code === 95) return SPACE_KIND; // "Jane_Roe"
+    // "Jane_Roe"; control characters (NUL, escape, DEL) separate words like spaces
+    if (code <= 32 || code === 95 || code === 127) return SPACE_KIND;
     if (code === 44 || code === 59) return COMMA;
     if (code === 34) return QUOTE;
     if (code === 40 || code === 91 || code === 123 || code === 60) return OPENER;
