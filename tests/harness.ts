@@ -29,6 +29,11 @@ export const OFFLINE_PORTS: Ports = {
   reverseLookups: [],
 };
 
+/** Budgets no test run reaches: for tests that send many requests and are not about limits. */
+export const UNLIMITED_RATE_LIMITS = Object.fromEntries(
+  Object.keys(DEFAULT_RATE_LIMITS).map((budget) => [budget, { limit: 100_000, windowSeconds: 60 }]),
+) as typeof DEFAULT_RATE_LIMITS;
+
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789abcdef";
 
 /** A throwaway database; `drop()` removes it (Postgres) or closes it (PGlite). */
