@@ -21,7 +21,9 @@
  * one, and in given-first order the given block may end with one: there it is an initial
  * ("john e | smith"). A word ending in a hyphen and a particle ("Vermeulen-De Wit") binds to
  * the next word like a particle, and a surname block is never only initials ("Rosa M Quintero B"
- * is not "Rosa M Quintero | B").
+ * is not "Rosa M Quintero | B"). In a name of three or more words, two adjacent words that are the
+ * same Chinese or Korean syllable are a reduplicated given name (叠字: "Ting Ting Wang", "Wang Ting
+ * Ting"): both are given names, so the reading never splits them and never makes them the surname.
  *
  * `confidence` is calibrated: every reading's log-probability is divided by the model's
  * temperature (fitted on held-out names by the training pipeline, `calibration.temperature` in
@@ -133,6 +135,42 @@ function initialBounds(words: readonly string[]) {
 function isConnector(word: string): boolean {
   return word === "y" || word === "e" || word === "i";
 }
+
+/** True when a word is one syllable of a Chinese or Korean given name ("Ting", "Min"). */
+export type SyllableTest = (word: string) => boolean;
+
+/**
+ * The readings a doubled syllable rules out, as flags per reading index (given-first split k at
+ * k - 1, surname-first split k at n - 2 + k); null when the name has none. Two adjacent words of a
+ * name of three or more that are the same Chinese or Korean syllable, whatever their case ("Ting
+ * Ting", "LU LU"), are a reduplicated given name (叠字: "Ting Ting Wang", "Wang Ting Ting") or a
+ * surname beside a given name that begins or ends with the same syllable ("Li Li Na", "Na Li Li").
+ * Either way the pair is never all surname, and when a reading splits it the surname is that one
+ * word: "Ge | Ge Sun" (given "Ge", surname "Ge Sun") and "Sun | Ge Ge" (surname "Ge Ge") are not
+ * readings; "Ge Ge | Sun" and "Li | Li Na" are.
+ */
+export function doubledSyllableRuledOut(
+  words: readonly string[],
+  isSyllable: SyllableTest | undefined,
+): Uint8Array | null {
+  const n = words.length;
+  if (!isSyllable || n < 3) return null;
+  let out: Uint8Array | null = null;
+  for (let i = 0; i + 1 < n; i++) {
+    const a = words[i], b = words[i + 1];
+    if (a.length !== b.length || a.toLowerCase() !== b.toLowerCase() || !isSyllable(a)) continue;
+    out ??= new Uint8Array(2 * (n - 1));
+    for (let k = 1; k < n; k++) {
+      // given-first: surname [k, n); surname-first: surname [0, k)
+      const gfAllSurname = i >= k, gfSplit = k === i + 1 && i + 1 !== n - 1;
+      const sfAllSurname = i + 1 < k, sfSplit = k === i + 1 && i !== 0;
+      if (gfAllSurname || gfSplit) out[k - 1] = 1;
+      if (sfAllSurname || sfSplit) out[n - 2 + k] = 1;
+    }
+  }
+  return out;
+}
+
 const EPS = 1e-7;
 
 export interface ScoredReading {
@@ -148,6 +186,7 @@ export function scoreReadings(
   probs: Float32Array,
   offset: number,
   numLabels: number,
+  isSyllable?: SyllableTest,
 ): { readings: ScoredReading[]; all: Map<string, number> } {
   const n = words.length;
   // log P(given), log P(surname) per token; prefix sums
@@ -166,6 +205,7 @@ export function scoreReadings(
   });
   const conn = words.map(isConnector);
   const { firstNonInitial, lastNonInitial } = initialBounds(words);
+  const doubled = doubledSyllableRuledOut(words, isSyllable);
   const raw: { order: NameOrder; split: number; lp: number; valid: boolean }[] = [];
   for (let k = 1; k < n; k++) {
     // given-first: [0,k) given, [k,n) surname
@@ -173,7 +213,8 @@ export function scoreReadings(
       order: "given-first",
       split: k,
       lp: lg[k] + (ls[n] - ls[k]),
-      valid: !(k >= 2 && particle[k - 1] && !conn[k - 1]) && !conn[k] && k <= lastNonInitial,
+      valid: !(k >= 2 && particle[k - 1] && !conn[k - 1]) && !conn[k] && k <= lastNonInitial &&
+        !doubled?.[k - 1],
     });
   }
   for (let k = 1; k < n; k++) {
@@ -182,7 +223,8 @@ export function scoreReadings(
       order: "surname-first",
       split: k,
       lp: ls[k] + (lg[n] - lg[k]),
-      valid: !(k >= 2 && particle[k - 1]) && k > firstNonInitial,
+      valid: !(k >= 2 && particle[k - 1]) && k > firstNonInitial &&
+        !doubled?.[n - 2 + k],
     });
   }
   let cands = raw.filter((r) => r.valid);
@@ -217,6 +259,7 @@ export function decodeName(
   numLabels: number,
   constraint?: ReadingConstraint,
   temperature = 1,
+  isSyllable?: SyllableTest,
 ): NameReading {
   // The same readings and numbers as `scoreReadings`, without building them: readings are
   // visited in its order (given-first splits 1…n-1, then surname-first), and the first of equal
@@ -243,17 +286,20 @@ export function decodeName(
     conn[i] = isConnector(words[i]) ? 1 : 0;
   }
   const { firstNonInitial, lastNonInitial } = initialBounds(words);
+  const doubled = doubledSyllableRuledOut(words, isSyllable);
   // reading r: 0…n-2 given-first with split r+1, n-1…2n-3 surname-first with split r-n+2
   const R = 2 * (n - 1);
   let anyValid = false;
   for (let r = 0; r < R; r++) {
     const gf = r < n - 1;
     const k = gf ? r + 1 : r - n + 2;
-    const ok = gf
+    const ok = (gf
       ? !(part[k - 1] && !conn[k - 1]) && !conn[k] && k <= lastNonInitial
-      : !part[k - 1] && k > firstNonInitial;
+      : !part[k - 1] && k > firstNonInitial) && !doubled?.[r];
     valid[r] = ok ? 1 : 0;
-    if (ok) anyValid = true;
+    if (ok) {
+      anyValid = true;
+    }
   }
   let m = -Infinity;
   for (let r = 0; r < R; r++) {

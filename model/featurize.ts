@@ -546,6 +546,7 @@ export class Featurizer {
   readonly #tagHashes: Int32Array;
   readonly #syl: { origin: string; trie: SyllableTrie; hashes: number[] }[];
   readonly #best = new Int32Array(32);
+  readonly #eastAsianSyllables: ReadonlySet<string>;
   readonly #rows: FixedRows;
   /**
    * Per-call memo of word features, open addressing on the word's raw-form hash: `#memoGen`
@@ -578,7 +579,15 @@ export class Featurizer {
       trie: new SyllableTrie(list),
       hashes: [0, 1, 2, 3, 4].map((k) => F(`syl:${origin}:${k}`)),
     }));
+    this.#eastAsianSyllables = new Set([
+      ...(lexicon.syllables.zh ?? []),
+      ...(lexicon.syllables.ko ?? []),
+    ]);
   }
+
+  /** True when the word, folded, is one syllable of the Chinese or Korean inventory ("Ting"). */
+  readonly isEastAsianSyllable = (word: string): boolean =>
+    this.#eastAsianSyllables.has(fold(word));
 
   /** Makes room for `more` hashes at the top of the pool (kept when it grows). */
   #reserve(more: number): Int32Array {

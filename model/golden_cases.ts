@@ -130,6 +130,13 @@ export const GOLDEN: GoldenCase[] = [
   c("Ming De Zhang", "Ming De", "Zhang"),
   c("Min Do Kim", "Min Do", "Kim"),
   c("Mary Della Smith", "Mary Della", "Smith"),
+  // a doubled Chinese syllable is a reduplicated given name, or the surname beside a given name
+  // with the same syllable: never the surname, never split from a surname of two words
+  c("Ting Ting Wang", "Ting Ting", "Wang"),
+  c("Wang Ting Ting", "Ting Ting", "Wang"),
+  c("Fei Fei Li", "Fei Fei", "Li"),
+  c("LIU JING JING", "JING JING", "LIU"),
+  c("Li Li Na", "Li Na", "Li", true),
   c("Paola Della Valle", "Paola", "Della Valle"),
   c("Danny DeVito", "Danny", "DeVito"),
   c("Juan de la Cruz", "Juan", "de la Cruz"),

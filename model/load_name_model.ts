@@ -6,7 +6,7 @@
  * native addon cannot load. Never throws: a missing or corrupt file gives
  * `{ model: null, reason }` (the reason never contains user data).
  */
-import { decodeName } from "./decode.ts";
+import { decodeName, type SyllableTest } from "./decode.ts";
 import { type FeatureConfig, Featurizer, parseLexicon } from "./featurize.ts";
 import { NUM_LABELS } from "./forward.ts";
 import { ForwardKernel, KERNEL_GRAPH_OPS } from "./forward_kernel.ts";
@@ -89,13 +89,20 @@ class OnnxNameModel implements NameModel {
   readonly runtime: NameModelRuntime;
   readonly temperature: number;
   readonly #probabilities: Probabilities;
+  readonly #isSyllable: SyllableTest;
 
-  constructor(meta: Meta, probabilities: Probabilities, runtime: NameModelRuntime) {
+  constructor(
+    meta: Meta,
+    probabilities: Probabilities,
+    runtime: NameModelRuntime,
+    isSyllable: SyllableTest,
+  ) {
     this.version = meta.version;
     this.threshold = meta.threshold;
     this.temperature = meta.calibration?.temperature ?? 1;
     this.#probabilities = probabilities;
     this.runtime = runtime;
+    this.#isSyllable = isSyllable;
   }
 
   /** Per-token label probabilities for many names (tokens × labels) and token offsets. */
@@ -124,7 +131,15 @@ class OnnxNameModel implements NameModel {
     if (computed instanceof Promise) computed = await computed;
     const { probs, offsets } = computed;
     return inputs.map((inp, i) =>
-      decodeName(inp.words, probs, offsets[i], NUM_LABELS, inp.constraint, this.temperature)
+      decodeName(
+        inp.words,
+        probs,
+        offsets[i],
+        NUM_LABELS,
+        inp.constraint,
+        this.temperature,
+        this.#isSyllable,
+      )
     );
   }
 }
@@ -210,7 +225,12 @@ async function load(path: string, runtime?: NameModelRuntime): Promise<LoadNameM
         continue;
       }
       try {
-        const model = new OnnxNameModel(meta, kernelProbabilities(feat, kernel), "kernel");
+        const model = new OnnxNameModel(
+          meta,
+          kernelProbabilities(feat, kernel),
+          "kernel",
+          feat.isEastAsianSyllable,
+        );
         const smoke = await smokeTest(model);
         if (smoke) return smoke;
         return { model };
@@ -241,7 +261,12 @@ async function load(path: string, runtime?: NameModelRuntime): Promise<LoadNameM
       continue;
     }
     try {
-      const model = new OnnxNameModel(meta, onnxProbabilities(feat, ort, session), kind);
+      const model = new OnnxNameModel(
+        meta,
+        onnxProbabilities(feat, ort, session),
+        kind,
+        feat.isEastAsianSyllable,
+      );
       const smoke = await smokeTest(model);
       if (smoke) return smoke;
       return { model };

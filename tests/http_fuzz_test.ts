@@ -3,6 +3,7 @@
  * over-many values, control characters, NUL, lone surrogates, odd run ids and Idempotency-Keys):
  * bad input is a 4xx with the error envelope, never a 500. Seeded, so a failure names its request.
  * Outside services are offline here (every provider answers that it is unavailable).
+ * FUZZ_SEED and FUZZ_ROUNDS (default 20261126 and 600) run other requests, for a longer search.
  */
 import { mulberry32 } from "../domain/shared/mulberry32.ts";
 import assert from "node:assert/strict";
@@ -38,6 +39,17 @@ const TEXTS = [
   '"Jane Roe"',
   "run_0a1b2c3d4e5f60718293",
   "run_\u0000",
+  "\u200f\u202e",
+  "e\u0301\u0301\u0301",
+  "\ufeffJane Roe",
+  "Jane\u2028Roe",
+  "ǅ",
+  "İ",
+  "ß".repeat(200),
+  "1e9",
+  "-0",
+  "__proto__",
+  "constructor",
 ];
 
 /** Run ids as a path holds them: made up, impossible, encoded NUL, a lone surrogate, a bare %. */
@@ -60,7 +72,7 @@ Deno.test("http fuzz: bad bodies on every route are 4xx, never 500", DB_TEST, as
   });
   try {
     const ws = await createTestWorkspace(env, 1_000_000);
-    const next = mulberry32(20261126);
+    const next = mulberry32(Number(Deno.env.get("FUZZ_SEED") ?? 20261126));
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
     const value = (): unknown =>
       pick<unknown>([
@@ -111,17 +123,26 @@ Deno.test("http fuzz: bad bodies on every route are 4xx, never 500", DB_TEST, as
     ];
     const faults: string[] = [];
     const statuses = new Set<number>();
-    for (let i = 0; i < 600; i++) {
+    const rounds = Number(Deno.env.get("FUZZ_ROUNDS") ?? 600);
+    for (let i = 0; i < rounds; i++) {
       const [method, template, body] = pick(routes);
       const path = template.replace("RUN", pick(RUN_IDS));
       const extra: Record<string, string> = {
         "Content-Type": pick(["application/json", "application/json", "text/plain"]),
       };
       if (next() < 0.7) extra["Idempotency-Key"] = pick([`fuzz-${i}`, " ", "x".repeat(300), "dup"]);
-      const payload = body === null
-        ? undefined
-        : next() < 0.1
-        ? pick(["{", "null", "[]", '"x"', ""])
+      const payload = body === null ? undefined : next() < 0.1
+        ? pick([
+          "{",
+          "null",
+          "[]",
+          '"x"',
+          "",
+          '{"__proto__":{"name":"Jane Roe"}}',
+          '{"name":"Jane Roe","name":7}',
+          "[".repeat(5000) + "]".repeat(5000),
+          '{"names":' + "[".repeat(100) + "]".repeat(100) + "}",
+        ])
         : JSON.stringify(body());
       const res = await env.app.request(path, {
         method,

@@ -147,7 +147,11 @@ async function readOrName(
 Deno.test("name fuzz: random pieces of names always answer or refuse, never throw", async () => {
   const { model } = await loadNameModel();
   assert.ok(model, "the bundled model loads");
-  const names = composeNames(20261126, 12_000);
+  // FUZZ_SEED and FUZZ_ROUNDS (names) compose other names, for a longer search
+  const names = composeNames(
+    Number(Deno.env.get("FUZZ_SEED") ?? 20261126),
+    Number(Deno.env.get("FUZZ_ROUNDS") ?? 12_000),
+  );
   const throwing: string[] = [];
   const badAnswers: string[] = [];
   let answered = 0, refused = 0;

@@ -3,6 +3,7 @@
  * text, NUL, lone surrogates, dates out of range, made-up and impossible run and key ids, fields
  * repeated): every answer is a page, a redirect or a refusal, never a 500. Seeded, so a failure
  * names its request. Outside services are offline (every provider answers that it is unavailable).
+ * FUZZ_SEED and FUZZ_ROUNDS (default 20261126 and 600) run other requests, for a longer search.
  */
 import assert from "node:assert/strict";
 import { mulberry32 } from "../domain/shared/mulberry32.ts";
@@ -106,11 +107,12 @@ Deno.test(
     try {
       const ws = await createTestWorkspace(env, 1_000_000);
       const member = await signedInMember(env, ws.workspaceId);
-      const next = mulberry32(20261126);
+      const next = mulberry32(Number(Deno.env.get("FUZZ_SEED") ?? 20261126));
       const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
       const faults: string[] = [];
       const statuses = new Set<number>();
-      for (let i = 0; i < 600; i++) {
+      const rounds = Number(Deno.env.get("FUZZ_ROUNDS") ?? 600);
+      for (let i = 0; i < rounds; i++) {
         let request: string;
         let status: number;
         if (next() < 0.3) {

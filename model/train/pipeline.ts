@@ -148,7 +148,13 @@ function scoreAll(w: Weights, feat: Featurizer, examples: Example[]): Scored[] {
     const batch = feat.featurizeBatch(chunk.map((e) => e.words));
     const probs = forwardTs(w, batch.indices, batch.tokens, batch.width);
     chunk.forEach((e, j) => {
-      const { readings } = scoreReadings(e.words, probs, batch.offsets[j], LABELS.length);
+      const { readings } = scoreReadings(
+        e.words,
+        probs,
+        batch.offsets[j],
+        LABELS.length,
+        feat.isEastAsianSyllable,
+      );
       const g = goldReading(e);
       const gold = readings.findIndex((r) => r.order === g.order && r.split === g.split);
       out.push({ e, readings, gold });
