@@ -376,6 +376,14 @@ function lengthBucket(n: number): number {
   return n <= 1 ? n : n <= 3 ? 2 : n <= 5 ? 3 : n <= 7 ? 4 : n <= 10 ? 5 : 6;
 }
 
+/**
+ * Syllable inventories that mark only the words they split (Singapore, Malaysia and Hong Kong
+ * spellings of Chinese syllables, "zhs"): "does not split" on every other word would be one more
+ * feature for each word and its context, and 40 % of tokens already fill the 64 feature slots, so
+ * it would push out their own n-grams.
+ */
+const SPLIT_ONLY_SYLLABLES: ReadonlySet<string> = new Set(["zhs"]);
+
 /** A letter trie over a-z (+ ō, ū) for syllable inventories; no allocation while matching. */
 class SyllableTrie {
   readonly #next: Int32Array;
@@ -544,7 +552,7 @@ export class Featurizer {
   readonly config: FeatureConfig;
   readonly #lex: LexiconTable;
   readonly #tagHashes: Int32Array;
-  readonly #syl: { origin: string; trie: SyllableTrie; hashes: number[] }[];
+  readonly #syl: { origin: string; trie: SyllableTrie; hashes: number[]; splitOnly: boolean }[];
   readonly #best = new Int32Array(32);
   readonly #eastAsianSyllables: ReadonlySet<string>;
   readonly #rows: FixedRows;
@@ -578,6 +586,7 @@ export class Featurizer {
       origin,
       trie: new SyllableTrie(list),
       hashes: [0, 1, 2, 3, 4].map((k) => F(`syl:${origin}:${k}`)),
+      splitOnly: SPLIT_ONLY_SYLLABLES.has(origin),
     }));
     this.#eastAsianSyllables = new Set([
       ...(lexicon.syllables.zh ?? []),
@@ -729,6 +738,7 @@ export class Featurizer {
       for (let si = 0; si < this.#syl.length; si++) {
         const s = this.#syl[si];
         const k = s.trie.count(letters, this.#best);
+        if (k === 0 && s.splitOnly) continue;
         this.#push(s.hashes[k]);
         if (k > 0 && hyphenated) this.#push(mix(s.hashes[k], 7));
       }

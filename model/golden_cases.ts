@@ -204,6 +204,15 @@ export const GOLDEN: GoldenCase[] = [
   c("Kevin Zhiqiang Liu", "Kevin Zhiqiang", "Liu"),
   c("Lei Wang", "Lei", "Wang", true),
   c("Wei Zhang", "Wei", "Zhang", true),
+  // --- Chinese names as Singapore, Malaysia and Hong Kong write them (Hokkien, Cantonese…)
+  c("Tan Boon Seng", "Boon Seng", "Tan"),
+  c("TAN Boon-Seng", "Boon-Seng", "TAN"),
+  c("Lim Siew Ling", "Siew Ling", "Lim"),
+  c("Chan Tai-man", "Tai-man", "Chan"),
+  c("Khoo Teck Puat", "Teck Puat", "Khoo"),
+  c("Boon Seng Tan", "Boon Seng", "Tan"),
+  c("CHAN Peter", "Peter", "CHAN"),
+  c("Jason Boon Seng Tan", "Jason Boon Seng", "Tan"),
   // --- romanised Japanese
   c("Tanaka Hiroshi", "Hiroshi", "Tanaka"),
   c("Hiroshi Tanaka", "Hiroshi", "Tanaka"),

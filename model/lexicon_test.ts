@@ -51,3 +51,16 @@ Deno.test("lexicon: Irish-language surnames in both forms, given names in Irish 
     assert.ok(tagsOf(word).includes("g.ga"), `${word} is an Irish given name`);
   }
 });
+
+Deno.test("lexicon: Chinese names in Singapore, Malaysia and Hong Kong spellings", () => {
+  for (const word of ["khoo", "ooi", "seah", "quek", "tsang"]) {
+    assert.ok(tagsOf(word).includes("s.zh"), `${word} is a Chinese surname`);
+  }
+  for (const word of ["boon", "kheng", "geok", "hock", "keung"]) {
+    assert.ok(tagsOf(word).includes("g.zhs"), `${word} is a given-name syllable`);
+  }
+  // joined given names ("Boonseng") are read by the syllable inventory
+  for (const syllable of ["boon", "seng", "tsz"]) {
+    assert.ok(lexicon.syllables.zhs.includes(syllable));
+  }
+});

@@ -22,6 +22,8 @@ import {
   VI_MIDDLES,
   VI_SURNAMES,
   ZH_COMPOUND_SURNAMES,
+  ZH_SOUTH_GIVEN,
+  ZH_SOUTH_SURNAMES,
   ZH_SURNAMES,
 } from "./lists.ts";
 import {
@@ -835,6 +837,35 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     ];
     return { given: g, surname: s, order: "given-first", flags: ["particle"] };
   }
+  // Singapore, Malaysia and Hong Kong spellings: "Tan Boon Seng", "TAN Boon-Seng", "Boon Seng Tan"
+  const zhsSurname = P(ZH_SOUTH_SURNAMES, { zipf: 1.0 });
+  const zhsGiven = P(ZH_SOUTH_GIVEN);
+  function composeZhSouth(rng: Rng, split: Split): Built {
+    const forceG = split === "test" && rng.chance(0.5);
+    const syl = [zhsGiven.draw(rng, split, forceG)];
+    if (rng.chance(0.85)) syl.push(zhsGiven.draw(rng, split));
+    const f = rng.next();
+    let g: string[];
+    if (syl.length === 1 || f < 0.55) g = syl;
+    else if (f < 0.7) g = [`${syl[0]}-${syl[1]}`];
+    else if (f < 0.85) g = [`${syl[0]}-${syl[1].toLowerCase()}`];
+    else g = [syl[0] + syl[1].toLowerCase()];
+    const order = rng.chance(0.75) ? "surname-first" : "given-first";
+    const flags: string[] = [];
+    if (order === "surname-first" && rng.chance(0.15)) flags.push("caps-surname");
+    let given: Word[] = g.map((w) => ({ w, role: "g" }));
+    if (order === "given-first" && rng.chance(0.15)) {
+      // an English name before the Chinese one: "Jason Boon Seng Tan"
+      given.unshift({ w: pools.en.given.draw(rng, split), role: "g" });
+      flags.push("mixed");
+    } else if (order === "surname-first" && rng.chance(0.1)) {
+      // the English name alone after the surname, as Hong Kong lists write it: "CHAN Peter"
+      given = [{ w: pools.en.given.draw(rng, split), role: "g" }];
+      flags.push("mixed");
+    }
+    const s = zhsSurname.draw(rng, split, split === "test" && !forceG);
+    return { given, surname: [{ w: s, role: "s" }], order, flags };
+  }
   function composeAr(rng: Rng, split: Split): Built {
     const forceG = split === "test" && rng.chance(0.5);
     const g: Word[] = [{ w: pools.ar.given.draw(rng, split, forceG), role: "g" }];
@@ -886,6 +917,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     ["he", 0.3, (r, s) => composeSimple("he", r, s, 0.05)],
     ["other", 0.5, (r, s) => composeSimple("other", r, s, 0.1)],
     ["zh", 7, composeZh],
+    ["zh-south", 2, composeZhSouth],
     ["zh-han", 2, (r, s) => composeCjkNative(r, s, "zhHan")],
     ["ja", 3.5, composeJa],
     ["ja-han", 0.8, (r, s) => composeCjkNative(r, s, "jaHan")],
@@ -895,7 +927,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   ];
   const totalW = origins.reduce((a, b) => a + b[1], 0);
 
-  const NO_MARKS = new Set(["en", "zh", "ko", "ja", "in", "ar", "mixed"]);
+  const NO_MARKS = new Set(["en", "zh", "zh-south", "ko", "ja", "in", "ar", "mixed"]);
 
   function compose(rng: Rng, split: Split): Example {
     let r = rng.next() * totalW;
@@ -1034,6 +1066,8 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   }
   for (const c of ZH_COMPOUND_SURNAMES) lexiconEntries.push({ word: c, tag: "s.zh" });
   addPool(zhRare, "s.zh.rare");
+  addPool(zhsSurname, "s.zh");
+  addPool(zhsGiven, "g.zhs");
   addPool(zhGiven, "g.zh", (s) => [s.replace(/\|/g, "")]);
   {
     // the most frequent given-name syllables (by character frequency in real given names)
@@ -1088,6 +1122,8 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
       zh: [...zhSyl].sort(),
       ko: [...koSyl].sort(),
       ja: JA_SYLLABLES,
+      zhs: [...new Set([...ZH_SOUTH_GIVEN, ...ZH_SOUTH_SURNAMES].map((x) => x.toLowerCase()))]
+        .sort(),
     },
     lexiconEntries,
     heldOutLexiconEntries,

@@ -418,6 +418,27 @@ export const GA_STEMS_MAC = (
 ).split(" ").map((s) => s.replace(/_/g, " "));
 
 /**
+ * Chinese names as Singapore, Malaysia and Hong Kong write them: surnames and given-name syllables
+ * in Hokkien, Teochew, Hakka and Cantonese spellings ("Tan Boon Seng", "Chan Tai Man", "Lim Siew
+ * Ling"), which pinyin lists do not hold. From general knowledge, commonest first (none from the
+ * dev set); the given names are two syllables (or one), written apart, hyphenated or joined.
+ */
+export const ZH_SOUTH_SURNAMES = (
+  "Tan Lim Lee Ng Ong Wong Goh Chua Chan Koh Teo Ang Yeo Tay Ho Low Toh Sim Chong Chia Leong Foo " +
+  "Seah Quek Lau Cheung Leung Yip Kwok Tsang Fung Chow Lam Tse Yeung Mak Poon Siu Choi Yuen Hui " +
+  "Khoo Teh Ooi Lai Heng Neo Pang Soh Tham Wee Yap Loh Kang Chin Choo Liew Lew Yong Tung Kwan " +
+  "Fong Choy Au Ip Tsui Tong Cheong Lok Chiu Chau Kong Tai Chee Hew Kee Woon Gan Lum Mok"
+).split(" ");
+export const ZH_SOUTH_GIVEN = (
+  "Ah Boon Chee Chin Choon Chong Eng Geok Hock Hui Kah Keng Kheng Kok Kwee Lay Leng Lian Meng Mui " +
+  "Peng Poh Seng Siew Siok Soon Swee Tiong Wee Yong Yew Kwan Wai Man Ka Chi Kin Hoi Shing Yiu Kit " +
+  "Fai Keung Ming Hong Wah Yee Ling Beng Huat Chuan Guan Hwee Jin Kiat Kuan Leong Liang Loong Mei " +
+  "Ngee Bee Gek Hin Hoe Hoon Kai Kee Kian Kim Koon Kuen Lai Mun Nam Pui Sai Sau Sheng Shun Siang " +
+  "Sin Tat Teck Tee Tin Tuck Wan Weng Wing Yan Yau Yin Yuen Yuk Chun Fook Hing Kwong Lok Ping Sum " +
+  "Tak Tsz Ying Yat Hei Lun"
+).split(" ");
+
+/**
  * The surname written after its particle: "Ó" + a vowel takes h- (Ó hAodha); "Ní" lenites
  * (Ní Cheallaigh, Ní Shúilleabháin); "Nic" lenites too, but not c or g (Nic Dhomhnaill, Nic
  * Cárthaigh, Nic Giolla Phádraig); "Mac" leaves the stem as it is.
