@@ -22,8 +22,9 @@
  * ("john e | smith"). A word ending in a hyphen and a particle ("Vermeulen-De Wit") binds to
  * the next word like a particle, and a surname block is never only initials ("Rosa M Quintero B"
  * is not "Rosa M Quintero | B"). In a name of three or more words, two adjacent words that are the
- * same Chinese or Korean syllable are a reduplicated given name (叠字: "Ting Ting Wang", "Wang Ting
- * Ting"): both are given names, so the reading never splits them and never makes them the surname.
+ * same Chinese or Korean syllable (a reduplicated given name, "Ting Ting Wang", or a surname beside
+ * the same given-name syllable, "Li Li Na") are never all surname, and a reading that splits them
+ * leaves that one word as the whole surname (`doubledSyllableRuledOut`).
  *
  * `confidence` is calibrated: every reading's log-probability is divided by the model's
  * temperature (fitted on held-out names by the training pipeline, `calibration.temperature` in
