@@ -21,8 +21,8 @@ const STRONG = `mr mrs ms miss mx mister missus messrs mmes dr drs doctor dres d
   councilor councilman councilwoman alderman mayor president ambassador chancellor archbishop
   archdeacon excellency hrh hsh mevr mevrouw dhr meneer mw pani panna gospodin gospozha fru
   fröken rouva herra asszony sayın sayin ustaz ustadz ustadh datuk dato datin encik puan hj hjh
-  hajjah dato' dato’ dipl univ doz priv o.univ a.o prof.dr dr.med dr.ing dr.rer dr.phil dr.h.c dkfm dipl.-ing
-  dipl.ing licda lcda lcdo licdo arq engr atty attorney`;
+  hajjah dato' dato’ dipl univ doz priv o.univ a.o prof.dr dr.med dr.ing dr.rer dr.phil dr.h.c dkfm
+  dipl.-ing dipl.ing licda lcda lcdo licdo arq engr atty attorney`;
 
 const WEAK = `father sister brother mother elder deacon pastor bishop cardinal imam sheikh shaikh
   sheik cheikh haji hajji alhaji sayyid kumari lady lord duchess baron baroness count countess
