@@ -213,6 +213,14 @@ export const GOLDEN: GoldenCase[] = [
   c("Boon Seng Tan", "Boon Seng", "Tan"),
   c("CHAN Peter", "Peter", "CHAN"),
   c("Jason Boon Seng Tan", "Jason Boon Seng", "Tan"),
+  // --- Persian names in Latin letters: compound given names, Seyed, two-word surnames
+  c("Mohammad Reza Shajarian", "Mohammad Reza", "Shajarian"),
+  c("Seyed Mohammad Khatami", "Seyed Mohammad", "Khatami"),
+  c("Mir Hossein Mousavi", "Mir Hossein", "Mousavi"),
+  c("Akbar Hashemi Rafsanjani", "Akbar", "Hashemi Rafsanjani"),
+  c("Alireza Sadeghi Nejad", "Alireza", "Sadeghi Nejad"),
+  c("Zahra Rahimi Moghaddam", "Zahra", "Rahimi Moghaddam"),
+  c("Maryam Mirzakhani", "Maryam", "Mirzakhani"),
   // --- romanised Japanese
   c("Tanaka Hiroshi", "Hiroshi", "Tanaka"),
   c("Hiroshi Tanaka", "Hiroshi", "Tanaka"),

@@ -10,6 +10,16 @@ import { fold } from "../text.ts";
 import { fnv, Rng } from "./prng.ts";
 import {
   AR_FAMILY,
+  FA_COMPOUND_FIRST,
+  FA_COMPOUND_SECOND,
+  FA_GIVEN_FEMALE,
+  FA_GIVEN_MALE,
+  FA_JOINED_SECOND,
+  FA_PLACE_SURNAMES,
+  FA_SAYYID_FEMALE,
+  FA_SAYYID_MALE,
+  FA_SURNAME_TAILS,
+  FA_SURNAMES,
   GA_GIVEN_FEMALE,
   GA_GIVEN_MALE,
   GA_STEMS_MAC,
@@ -866,6 +876,63 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     const s = zhsSurname.draw(rng, split, split === "test" && !forceG);
     return { given, surname: [{ w: s, role: "s" }], order, flags };
   }
+  // Persian names in Latin letters: "Mohammad Reza Hosseini", "Seyedeh Maryam Sadeghi Nejad",
+  // "Alireza Hashemi Rafsanjani", "Ali Rahimi-Moghaddam"
+  const faGivenM = P(FA_GIVEN_MALE, { zipf: 0.7 });
+  const faGivenF = P(FA_GIVEN_FEMALE, { zipf: 0.7 });
+  const faSurname = P(FA_SURNAMES, { zipf: 0.5 });
+  const faPlace = P(FA_PLACE_SURNAMES);
+  function faCompoundGiven(rng: Rng): Word[] {
+    const first = rng.pick(FA_COMPOUND_FIRST);
+    let second = rng.pick(FA_COMPOUND_SECOND);
+    while (second === first) second = rng.pick(FA_COMPOUND_SECOND);
+    const f = rng.next();
+    if (f < 0.5 && FA_JOINED_SECOND.has(second)) {
+      return [{ w: first + second.toLowerCase(), role: "g" }];
+    }
+    if (f > 0.9) return [{ w: `${first}-${second}`, role: "g" }];
+    return [{ w: first, role: "g" }, { w: second, role: "g" }];
+  }
+  function composeFa(rng: Rng, split: Split): Built {
+    const female = rng.chance(0.4);
+    const forceG = split === "test" && rng.chance(0.5);
+    const flags: string[] = [];
+    const r = rng.next();
+    let g: Word[];
+    if (!female && r < 0.2) g = faCompoundGiven(rng);
+    else g = [{ w: (female ? faGivenF : faGivenM).draw(rng, split, forceG), role: "g" }];
+    if (r >= 0.2 && r < 0.34) {
+      // the Sayyid title, written as the first word of the given name
+      g.unshift({ w: rng.pick(female ? FA_SAYYID_FEMALE : FA_SAYYID_MALE), role: "g" });
+    }
+    if (g.length > 1) flags.push("middle");
+    const base = faSurname.draw(rng, split, split === "test" && !forceG);
+    let s: Word[];
+    const k = rng.next();
+    // most surnames are one word; a tail word or a place name makes the rest a two-word surname
+    if (k < 0.72) s = [{ w: base, role: "s" }];
+    else if (k < 0.88) {
+      // the short tails (Far, Rad, Kia…) are written joined or hyphenated, the others apart too
+      const tail = rng.pick(FA_SURNAME_TAILS);
+      const h = rng.next();
+      if (tail.length > 4 || tail === "Pour") {
+        s = h < 0.25
+          ? [{ w: `${base}-${rng.chance(0.8) ? tail : tail.toLowerCase()}`, role: "s" }]
+          : [{ w: base, role: "s" }, { w: tail, role: "s" }];
+      } else {
+        s = [{ w: h < 0.5 ? `${base}-${tail}` : base + tail.toLowerCase(), role: "s" }];
+      }
+    } else {
+      const second = faPlace.draw(rng, split);
+      s = rng.chance(0.15)
+        ? [{ w: `${base}-${second}`, role: "s" }]
+        : [{ w: base, role: "s" }, { w: second, role: "s" }];
+    }
+    if (s.length > 1) flags.push("compound");
+    const order = rng.chance(0.06) ? "surname-first" : "given-first";
+    if (order === "surname-first" && rng.chance(0.3)) flags.push("caps-surname");
+    return { given: g, surname: s, order, flags };
+  }
   function composeAr(rng: Rng, split: Split): Built {
     const forceG = split === "test" && rng.chance(0.5);
     const g: Word[] = [{ w: pools.ar.given.draw(rng, split, forceG), role: "g" }];
@@ -913,6 +980,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     ["ru-latin", 1.5, (r, s) => composeRu(r, s, true)],
     ["el", 1, (r, s) => composeSimple("el", r, s, 0.25)],
     ["ar", 3, composeAr],
+    ["fa", 2, composeFa],
     ["ar-native", 0.5, (r, s) => composeSimple("arNative", r, s, 0.1)],
     ["he", 0.3, (r, s) => composeSimple("he", r, s, 0.05)],
     ["other", 0.5, (r, s) => composeSimple("other", r, s, 0.1)],
@@ -927,7 +995,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   ];
   const totalW = origins.reduce((a, b) => a + b[1], 0);
 
-  const NO_MARKS = new Set(["en", "zh", "zh-south", "ko", "ja", "in", "ar", "mixed"]);
+  const NO_MARKS = new Set(["en", "zh", "zh-south", "ko", "ja", "in", "ar", "fa", "mixed"]);
 
   function compose(rng: Rng, split: Split): Example {
     let r = rng.next() * totalW;
@@ -1115,6 +1183,15 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   addPool(viMid, "m.vi", (s) => [s, stripMarks(s)]);
   addPool(viGiven, "g.vi", (s) => [s, stripMarks(s)]);
   for (const f of AR_FAMILY) lexiconEntries.push({ word: `al-${f}`, tag: "s.ar" });
+  addPool(faGivenM, "g.fa");
+  addPool(faGivenF, "g.fa");
+  addPool(faSurname, "s.fa");
+  addPool(faPlace, "s.fa");
+  for (const w of [...FA_COMPOUND_FIRST, ...FA_COMPOUND_SECOND, ...FA_SAYYID_MALE]) {
+    lexiconEntries.push({ word: w, tag: "g.fa" });
+  }
+  for (const w of FA_SAYYID_FEMALE) lexiconEntries.push({ word: w, tag: "g.fa" });
+  for (const w of FA_SURNAME_TAILS) lexiconEntries.push({ word: w, tag: "s.fa.tail" });
 
   return {
     compose,

@@ -439,6 +439,89 @@ export const ZH_SOUTH_GIVEN = (
 ).split(" ");
 
 /**
+ * Persian names as Iranian researchers and professionals write them in Latin letters: given names
+ * in their usual spellings ("Hossein", "Hosein"), the prefixes of compound given names ("Mohammad
+ * Reza", "Ali Akbar", "Gholam Hossein", often joined: "Alireza") and of the Sayyid title that is
+ * written as part of the given name ("Seyed Ali", "Seyedeh Maryam"); surnames, the words that
+ * follow a surname as part of it ("Sadeghi Nejad", "Rahimi-Moghaddam", "Ghorbani Pour") and the
+ * place names (nisba) that form a second surname ("Hashemi Rafsanjani", "Kazemi Yazdi"). From
+ * general knowledge, commonest first (none from the dev set).
+ */
+export const FA_GIVEN_MALE = (
+  "Mohammad Ali Hossein Reza Mehdi Hassan Amir Ahmad Abbas Mahmoud Hamid Saeed Javad Majid Mohsen " +
+  "Morteza Mostafa Masoud Hadi Vahid Ebrahim Akbar Hamed Ehsan Mojtaba Iman Omid Behzad Farhad " +
+  "Behrouz Kourosh Dariush Babak Arash Nima Navid Pouya Peyman Payam Sina Kaveh Ramin Siamak " +
+  "Shahram Bahram Farshid Jalal Kamran Esmaeil Yousef Ghasem Karim Rasoul Nasser Sadegh Kazem " +
+  "Bagher Taghi Jafar Mansour Aref Armin Arman Arsalan Ashkan Afshin Bardia Bijan Erfan Farid " +
+  "Farzad Fariborz Fereydoun Hooman Houshang Hesam Hojjat Jamshid Jahangir Kambiz Kamyar Keyvan " +
+  "Khosrow Kiarash Kianoush Mani Manouchehr Mazyar Mehran Mehrdad Meysam Milad Nader Pedram " +
+  "Parviz Pejman Rahim Rostam Saman Sasan Sepehr Shahab Shahin Shahriar Siavash Soroush Taha " +
+  "Yaser Yasin Younes Parsa Asghar Abolfazl Abdollah Rouhollah Nasrollah Fathollah Asadollah " +
+  "Habibollah Hedayat Hamzeh Jalil Khalil Morad Rahman Sajjad Salman Samad Shapour Soheil " +
+  "Soleiman Tohid Yaghoub Mahdi Hosein Saeid Massoud Esmail Mohamad Mostafa Qasem Baqer Sadeq " +
+  "Ruhollah Heydar Habib Hashem Alireza Mohammadreza Hamidreza Gholamreza Amirhossein"
+).split(" ");
+export const FA_GIVEN_FEMALE = (
+  "Fatemeh Zahra Maryam Sara Narges Leila Shirin Parisa Mahnaz Azadeh Elham Somayeh Nasrin Roya " +
+  "Samira Mina Neda Mahsa Negar Niloufar Shiva Farzaneh Fereshteh Tahereh Marzieh Zeinab Masoumeh " +
+  "Mitra Shahla Golnaz Bahareh Setareh Atefeh Hoda Ladan Mahboubeh Soheila Parvaneh Homa Nazanin " +
+  "Zohreh Akram Azam Afsaneh Arezoo Ava Azar Banafsheh Behnaz Delaram Donya Elnaz Farnaz Fariba " +
+  "Farideh Firouzeh Forough Ghazal Golnar Haleh Hengameh Kimia Leyla Mahtab Mahin Mahshid Maral " +
+  "Marjan Mehrnaz Minoo Mojgan Nahid Nasim Nastaran Parastoo Pari Parvin Pegah Raheleh Razieh " +
+  "Roxana Sahar Samaneh Sepideh Shabnam Shadi Shahnaz Sima Simin Soudabeh Sousan Taraneh Yasaman " +
+  "Yalda Zhila Hanieh Hedieh Helia Maedeh Fahimeh Khadijeh Robabeh Sakineh Mahdieh Mansoureh " +
+  "Najmeh Nafiseh Nooshin Rezvan Sedigheh Tayebeh Fatemah Fatima Zahrah"
+).split(" ");
+/**
+ * First words of compound given names, and the names they are joined to, as often as they are
+ * (Reza, Hossein, Ali and Mehdi most of all; those are the ones also written joined: "Alireza").
+ */
+export const FA_COMPOUND_FIRST = "Mohammad Ali Hamid Amir Gholam Abdol Mohamad".split(" ");
+export const FA_COMPOUND_SECOND = (
+  "Reza Reza Reza Reza Reza Hossein Hossein Hossein Ali Ali Ali Mehdi Mehdi Hassan Javad Sadegh " +
+  "Amin Bagher Taghi Karim Kazem Ebrahim Akbar Asghar Hadi Rahim Mahdi Esmaeil"
+).split(" ");
+export const FA_JOINED_SECOND = new Set(["Reza", "Hossein", "Ali", "Mehdi"]);
+export const FA_SAYYID_MALE = ["Seyed", "Seyyed", "Sayed", "Sayyed", "Seyd", "Mir"];
+export const FA_SAYYID_FEMALE = ["Seyedeh", "Seyyedeh", "Sayedeh"];
+export const FA_SURNAMES = (
+  "Hosseini Mousavi Ahmadi Rezaei Mohammadi Karimi Hashemi Jafari Rahimi Sadeghi Ghorbani Kazemi " +
+  "Moradi Rostami Ebrahimi Najafi Salehi Akbari Alavi Bagheri Nazari Taheri Zare Heidari Abbasi " +
+  "Asadi Ghasemi Soltani Amini Nouri Yazdani Farahani Mirzaei Azizi Rahmani Shahbazi Jalali Kamali " +
+  "Motamedi Safavi Tabatabaei Ansari Sharifi Hejazi Mahdavi Zamani Fallahi Dehghani Saberi Hamidi " +
+  "Emami Ranjbar Javadi Khosravi Parsa Shams Rouhani Behzadi Fazeli Ghaffari Keshavarz Sabouri " +
+  "Vahidi Aghaei Yousefi Karami Fathi Mansouri Rashidi Kiani Hosseinzadeh Mohammadzadeh Alizadeh " +
+  "Hassanzadeh Jafarzadeh Rezazadeh Asgari Ashrafi Bahrami Beheshti Borhani Daneshvar Darvishi " +
+  "Eslami Esmaeili Faraji Farhadi Ghaderi Gholami Habibi Hassani Hakimi Heydari Jahani Kamrani " +
+  "Karbasi Khalili Khademi Khajavi Kheirkhah Mahmoudi Majidi Malekzadeh Mehrabi Mirzadeh Mokhtari " +
+  "Molaei Momeni Mostafavi Motlagh Nabavi Naderi Nasiri Nematollahi Nikkhah Nikzad Omidi Pakzad " +
+  "Pourmohammadi Rahnama Rajabi Ramezani Rasouli Razavi Rezvani Sadri Safari Salimi Samadi " +
+  "Sedaghat Shafiei Shahidi Shakeri Sharafi Sheikhi Shokri Sohrabi Tavakoli Valizadeh Vaziri " +
+  "Yaghoubi Zamanian Zarei Zolfaghari Ahmadian Rezaian Karimian Mohammadian Hosseinian Azimi " +
+  "Bakhtiari Bayat Davoudi Ebadi Fakhri Ghanbari Hajizadeh Izadi Jamshidi Kaviani Latifi " +
+  "Mahmoudian Nikbakht Pahlavan Sadeghian Sepehri Shirvani Vakili Yazdanpanah Zandi Zanganeh " +
+  "Mohammadpour Rezapour Ahmadinejad Karimpour Ahmadpour Hassanpour Ghorbanpour Asgharzadeh " +
+  "Nikpour Jahanbakhsh Khodabakhsh Aghajani Rahimzadeh Abedi Afshar Amiri Arab Ardalan Asadzadeh " +
+  "Babaei Bahmani Dadkhah Dashti Ebrahimzadeh Fatemi Firouzi Ghaemi Golshani Hamedani Hosseinpour " +
+  "Jalilian Kazemian Khodadadi Mirza Moghadasi Mohebbi Nejati Niknam Rahmanian Rostamzadeh " +
+  "Sabzevari Sadeghzadeh Shariati Soleimani Taghavi Talebi Vahdat Zargar Hosseinkhani Kermani"
+).split(" ");
+/** Words written after a surname, apart or hyphenated, as part of it. */
+export const FA_SURNAME_TAILS = (
+  "Nejad Nezhad Zadeh Pour Poor Far Fard Rad Moghaddam Moghadam Kia Asl Manesh Lou Vand Panah " +
+  "Doust Bakhsh Nia Abadi"
+).split(" ");
+/** Place names that form a second surname (nisba). */
+export const FA_PLACE_SURNAMES = (
+  "Tabrizi Rafsanjani Kashani Qazvini Ghazvini Mashhadi Ardakani Yazdi Gilani Hamadani " +
+  "Golpayegani Langroudi Zanjani Semnani Isfahani Esfahani Shirazi Tehrani Khorasani Mazandarani " +
+  "Ardabili Borujerdi Neyshabouri Damghani Lahiji Rashti Kordestani Shahroudi Bojnourdi Dezfouli " +
+  "Shoushtari Ahvazi Bushehri Sarvestani Firouzabadi Najafabadi Dolatabadi Naeini Ardestani " +
+  "Natanzi Khansari Ashtiani Araki Mahallati Shahrestani Tafreshi Kazerouni Jahromi Lari Meybodi " +
+  "Tousi Kermanshahi Yazdi Sabzevari Khoei Maraghei Urmavi"
+).split(" ");
+
+/**
  * The surname written after its particle: "Ó" + a vowel takes h- (Ó hAodha); "Ní" lenites
  * (Ní Cheallaigh, Ní Shúilleabháin); "Nic" lenites too, but not c or g (Nic Dhomhnaill, Nic
  * Cárthaigh, Nic Giolla Phádraig); "Mac" leaves the stem as it is.
