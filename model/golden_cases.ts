@@ -213,6 +213,12 @@ export const GOLDEN: GoldenCase[] = [
   c("Boon Seng Tan", "Boon Seng", "Tan"),
   c("CHAN Peter", "Peter", "CHAN"),
   c("Jason Boon Seng Tan", "Jason Boon Seng", "Tan"),
+  // --- Philippine surnames after Dela, Delos, Delas (one word) or De, Del
+  c("Juan Dela Cruz", "Juan", "Dela Cruz"),
+  c("Maria Cristina Delos Reyes", "Maria Cristina", "Delos Reyes"),
+  c("Mark Anthony P. Dela Torre", "Mark Anthony P.", "Dela Torre"),
+  c("KRISTINE JOY DELAS ALAS", "KRISTINE JOY", "DELAS ALAS"),
+  c("Ma. Teresa De Guzman", "Ma. Teresa", "De Guzman"),
   // --- Persian names in Latin letters: compound given names, Seyed, two-word surnames
   c("Mohammad Reza Shajarian", "Mohammad Reza", "Shajarian"),
   c("Seyed Mohammad Khatami", "Seyed Mohammad", "Khatami"),

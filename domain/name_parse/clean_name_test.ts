@@ -281,6 +281,8 @@ Deno.test("refusals: a surname alone, its particles in lower case", () => {
   refused("van der Berg", "surname-only");
   refused("Dr. von Neumann", "surname-only");
   refused("d' Almeida", "surname-only");
+  refused("dela Cruz", "surname-only"); // the Philippine particles are one word
+  refused("delos Santos", "surname-only");
   // Written with capitals, or all in lower case, the first word may be a given name.
   assert.deepEqual(words("Van Morrison"), ["Van", "Morrison"]);
   assert.deepEqual(words("Le Minh"), ["Le", "Minh"]);
