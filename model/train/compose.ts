@@ -1187,10 +1187,8 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   addPool(faGivenF, "g.fa");
   addPool(faSurname, "s.fa");
   addPool(faPlace, "s.fa");
-  for (const w of [...FA_COMPOUND_FIRST, ...FA_COMPOUND_SECOND, ...FA_SAYYID_MALE]) {
-    lexiconEntries.push({ word: w, tag: "g.fa" });
-  }
-  for (const w of FA_SAYYID_FEMALE) lexiconEntries.push({ word: w, tag: "g.fa" });
+  const faGivenWords = [FA_COMPOUND_FIRST, FA_COMPOUND_SECOND, FA_SAYYID_MALE, FA_SAYYID_FEMALE];
+  for (const w of faGivenWords.flat()) lexiconEntries.push({ word: w, tag: "g.fa" });
   for (const w of FA_SURNAME_TAILS) lexiconEntries.push({ word: w, tag: "s.fa.tail" });
 
   return {
