@@ -458,7 +458,7 @@ export const FA_GIVEN_MALE = (
   "Parviz Pejman Rahim Rostam Saman Sasan Sepehr Shahab Shahin Shahriar Siavash Soroush Taha " +
   "Yaser Yasin Younes Parsa Asghar Abolfazl Abdollah Rouhollah Nasrollah Fathollah Asadollah " +
   "Habibollah Hedayat Hamzeh Jalil Khalil Morad Rahman Sajjad Salman Samad Shapour Soheil " +
-  "Soleiman Tohid Yaghoub Mahdi Hosein Saeid Massoud Esmail Mohamad Mostafa Qasem Baqer Sadeq " +
+  "Soleiman Tohid Yaghoub Mahdi Hosein Saeid Massoud Esmail Mohamad Qasem Baqer Sadeq " +
   "Ruhollah Heydar Habib Hashem Alireza Mohammadreza Hamidreza Gholamreza Amirhossein"
 ).split(" ");
 export const FA_GIVEN_FEMALE = (
@@ -518,7 +518,7 @@ export const FA_PLACE_SURNAMES = (
   "Ardabili Borujerdi Neyshabouri Damghani Lahiji Rashti Kordestani Shahroudi Bojnourdi Dezfouli " +
   "Shoushtari Ahvazi Bushehri Sarvestani Firouzabadi Najafabadi Dolatabadi Naeini Ardestani " +
   "Natanzi Khansari Ashtiani Araki Mahallati Shahrestani Tafreshi Kazerouni Jahromi Lari Meybodi " +
-  "Tousi Kermanshahi Yazdi Sabzevari Khoei Maraghei Urmavi"
+  "Tousi Kermanshahi Sabzevari Khoei Maraghei Urmavi"
 ).split(" ");
 
 /**
