@@ -85,7 +85,11 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   return app;
 }
 
-/** For a path, the methods some route answers on it (empty when no route has the path). */
+/**
+ * For a path, the methods some route answers on it (empty when no route has the path). The match
+ * is exact, as Hono's router is: `/api/v1/points/` is no route (404), or its 405's `Allow` would
+ * name methods that the same path then refuses again.
+ */
 function methodTable(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
   let routes: { pattern: RegExp; method: string }[] | undefined;
   return (path) => {
@@ -95,7 +99,7 @@ function methodTable(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
         method: route.method,
         pattern: new RegExp(
           "^" + route.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+") +
-            "/?$",
+            "$",
         ),
       }));
     const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method));

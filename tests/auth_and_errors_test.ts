@@ -100,6 +100,54 @@ Deno.test(
         assert.equal(res.status, 405);
         assert.match(res.headers.get("allow") ?? "", /GET/);
       });
+      await t.step(
+        "a trailing slash is no route: 404, never a 405 naming its own method",
+        async () => {
+          const cases: [string, string][] = [
+            ["POST", "/api/v1/name/parse/"],
+            ["POST", "/api/v1/name/parse/batch/"],
+            ["POST", "/api/v1/find/"],
+            ["POST", "/api/v1/network-search/"],
+            ["POST", "/api/v1/enrich/email/"],
+            ["POST", "/api/v1/lead-search/"],
+            ["GET", "/api/v1/lead-search/runs/run_1/"],
+            ["POST", "/api/v1/lead-search/runs/run_1/cancel/"],
+            ["GET", "/api/v1/points/"],
+            ["HEAD", "/api/v1/points/"],
+            ["DELETE", "/api/v1/points/"],
+            ["GET", "/api/v1/openapi.json/"],
+            ["GET", "/docs//"],
+            ["GET", "/healthz/"],
+            ["GET", "/app/"],
+            ["GET", "/app/tools/"],
+            ["POST", "/app/sign-in/"],
+          ];
+          for (const [method, path] of cases) {
+            const res = await get(bearer(ws.apiKey), path, method);
+            assert.equal(res.status, 404, `${method} ${path}`);
+            assert.equal(res.headers.get("allow"), null, `${method} ${path}`);
+            if (method !== "HEAD") {
+              assert.deepEqual(await res.json(), {
+                error: { code: "not_found", message: "No such endpoint" },
+              });
+            } else await res.body?.cancel();
+          }
+          // The real paths still answer 405 for a wrong method, with a path parameter too.
+          for (
+            const [method, path, allow] of [
+              ["GET", "/api/v1/name/parse", "POST"],
+              ["GET", "/api/v1/lead-search/runs/run_1/cancel", "POST"],
+              ["POST", "/api/v1/lead-search/runs/run_1", "GET, HEAD"],
+              ["DELETE", "/app/tools", "GET, HEAD"],
+            ]
+          ) {
+            const res = await get(bearer(ws.apiKey), path, method);
+            assert.equal(res.status, 405, `${method} ${path}`);
+            assert.equal(res.headers.get("allow"), allow, `${method} ${path}`);
+            await res.body?.cancel();
+          }
+        },
+      );
       await t.step("500 internal_error hides internals", async () => {
         const res = await get({}, "/test/boom");
         assert.equal(res.status, 500);
