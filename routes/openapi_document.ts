@@ -74,8 +74,40 @@ export function buildOpenApiDocument(
       operation.description = `${operation.description ?? ""}\n\nCost: ${costText}.`.trim();
     }
   }
+  nullableRefs(document);
   addCurlExamples(document);
   return document as Record<string, unknown>;
+}
+
+/**
+ * The generator renders a nullable use of a named schema that is also used non-null (`balance`:
+ * `BalanceSchema.nullable()`) as `allOf: [{ $ref }, { type: ["object", "null"] }]`, which no null
+ * satisfies (the `$ref` member still demands an object). Everywhere in the document such a pair
+ * becomes `anyOf: [{ $ref }, { type: "null" }]`, the OpenAPI 3.1 form of "this object or null";
+ * the marker's other keywords (its description) stay on the property.
+ */
+export function nullableRefs(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) nullableRefs(item);
+    return;
+  }
+  if (typeof node !== "object" || node === null) return;
+  const schema = node as Json;
+  const members = schema.allOf;
+  if (Array.isArray(members) && members.length === 2) {
+    const [ref, marker] = members as Json[];
+    const markerType = marker?.type;
+    if (
+      typeof ref?.$ref === "string" && Object.keys(ref).length === 1 &&
+      Array.isArray(markerType) && markerType.includes("null") &&
+      Object.keys(marker).every((key) => key === "type" || key === "description")
+    ) {
+      const { type: _type, ...rest } = marker;
+      delete schema.allOf;
+      Object.assign(schema, rest, { anyOf: [ref, { type: "null" }] });
+    }
+  }
+  for (const value of Object.values(schema)) nullableRefs(value);
 }
 
 /**

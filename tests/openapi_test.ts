@@ -54,3 +54,145 @@ Deno.test(
     }
   },
 );
+
+type Schema = Record<string, unknown>;
+
+/**
+ * Whether `value` satisfies `schema` for the JSON Schema keywords the document's answers use
+ * ($ref, type, enum, allOf, anyOf, oneOf, properties, required, items): enough to see that a
+ * nullable field really admits null.
+ */
+function satisfies(document: { components: { schemas: Record<string, Schema> } }) {
+  const check = (schema: Schema, value: unknown): boolean => {
+    if (typeof schema.$ref === "string") {
+      const target = document.components.schemas[schema.$ref.replace("#/components/schemas/", "")];
+      assert.ok(target, `no component for ${schema.$ref}`);
+      if (!check(target, value)) return false;
+    }
+    if (schema.type !== undefined) {
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      const actual = value === null
+        ? "null"
+        : Array.isArray(value)
+        ? "array"
+        : Number.isInteger(value)
+        ? "integer"
+        : typeof value;
+      if (!types.includes(actual) && !(actual === "integer" && types.includes("number"))) {
+        return false;
+      }
+    }
+    if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return false;
+    const all = (schema.allOf ?? []) as Schema[];
+    if (!all.every((member) => check(member, value))) return false;
+    if (Array.isArray(schema.anyOf) && !schema.anyOf.some((member) => check(member, value))) {
+      return false;
+    }
+    if (
+      Array.isArray(schema.oneOf) &&
+      schema.oneOf.filter((member) => check(member, value)).length !== 1
+    ) return false;
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const record = value as Record<string, unknown>;
+      for (const name of (schema.required ?? []) as string[]) {
+        if (!(name in record)) return false;
+      }
+      for (const [name, property] of Object.entries((schema.properties ?? {}) as Schema)) {
+        if (name in record && !check(property as Schema, record[name])) return false;
+      }
+    }
+    if (Array.isArray(value) && schema.items) {
+      if (!value.every((item) => check(schema.items as Schema, item))) return false;
+    }
+    return true;
+  };
+  return check;
+}
+
+Deno.test(
+  "openapi.json: a nullable object admits null (balance: the object or null, spec §2.1)",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const document = await (await env.app.request("/api/v1/openapi.json")).json();
+      const schemas = document.components.schemas as Record<string, Schema>;
+      const check = satisfies(document);
+      const balance = { available: 9, reserved: 0, granted: 10 };
+      for (
+        const name of [
+          "ParsedName",
+          "ParsedNameBatch",
+          "FindAnswer",
+          "NetworkSearchAnswer",
+          "EnrichEmailAnswer",
+          "LeadSearchStartAnswer",
+        ]
+      ) {
+        const property = (schemas[name].properties as Record<string, Schema>).balance;
+        assert.ok(property, `${name}.balance`);
+        assert.equal(check(property, null), true, `${name}.balance admits null`);
+        assert.equal(check(property, balance), true, `${name}.balance admits a balance`);
+        assert.equal(check(property, "950"), false, `${name}.balance refuses a string`);
+        assert.equal(check(property, { available: 1 }), false, `${name}.balance needs its fields`);
+      }
+      // A whole single answer with a null balance validates against ParsedName.
+      const answer = {
+        first: "Ada",
+        last: "Lovelace",
+        given: "Ada",
+        surname: "Lovelace",
+        nickname: null,
+        source: "model",
+        confidence: 0.9,
+        bothOrders: false,
+        charged: true,
+        pointsCharged: 1,
+        replay: false,
+        balance: null,
+      };
+      assert.equal(check({ $ref: "#/components/schemas/ParsedName" }, answer), true);
+      assert.equal(
+        check({ $ref: "#/components/schemas/ParsedNameBatch" }, {
+          results: [],
+          pointsCharged: 0,
+          replay: false,
+          balance: null,
+        }),
+        true,
+      );
+      // Nowhere an allOf that pairs a $ref with a null-admitting marker (a null never passes it).
+      const walk = (node: unknown, path: string): void => {
+        if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}/${i}`));
+        if (typeof node !== "object" || node === null) return;
+        const members = (node as Schema).allOf;
+        if (Array.isArray(members) && members.some((m) => (m as Schema).$ref)) {
+          for (const member of members as Schema[]) {
+            const type = member.type;
+            assert.ok(
+              !(Array.isArray(type) && type.includes("null")),
+              `${path}: allOf with a $ref and a nullable marker`,
+            );
+          }
+        }
+        for (const [key, value] of Object.entries(node)) walk(value, `${path}/${key}`);
+      };
+      walk(document, "");
+    } finally {
+      await env.close();
+    }
+  },
+);
+
+Deno.test("openapi.json: a name is at most 256 characters (spec §8)", DB_TEST, async () => {
+  const env = await createTestEnv();
+  try {
+    const document = await (await env.app.request("/api/v1/openapi.json")).json();
+    const schemas = document.components.schemas;
+    assert.equal(schemas.ParseNameRequest.properties.name.maxLength, 256);
+    assert.equal(schemas.ParseNameBatchRequest.properties.names.items.maxLength, 256);
+    assert.equal(schemas.ParseNameBatchRequest.properties.names.maxItems, 100);
+  } finally {
+    await env.close();
+  }
+});

@@ -1,5 +1,6 @@
 /** Request and answer schemas of the two name-parse operations (spec §2.3, §2.4, §4.1, §4.2). */
 import { z } from "@hono/zod-openapi";
+import { MAX_NAME_LENGTH } from "../../domain/name_parse/name_answer.ts";
 import { BalanceSchema } from "../schemas.ts";
 
 const SPELLING_MESSAGE = "spelling must be as-written or folded";
@@ -19,6 +20,8 @@ export const ParseNameBodySchema = z.object({
         ? "name is required"
         : "name must be a string",
   }).openapi({
+    // Documented only: the verb checks the length and answers its own message (spec §4.1).
+    maxLength: MAX_NAME_LENGTH,
     description:
       'The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme"), a maiden name or alias after it ("née Smith", "aka Janie") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; an organisation\'s name ("Acme Inc.") does not split; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")',
     example: "Dr. Tanaka Hiroshi",
@@ -27,9 +30,13 @@ export const ParseNameBodySchema = z.object({
 }).openapi("ParseNameRequest");
 
 export const ParseBatchBodySchema = z.object({
-  names: z.array(z.string({ error: "names must be strings" }), {
-    error: () => "names is required",
-  })
+  names: z.array(
+    // Documented only: an over-long name is that row's validation_error (spec §4.2 rule 1).
+    z.string({ error: "names must be strings" }).openapi({ maxLength: MAX_NAME_LENGTH }),
+    {
+      error: () => "names is required",
+    },
+  )
     .min(1, "names must contain at least one name")
     .max(100, "names must contain at most 100 names")
     .openapi({
@@ -73,7 +80,11 @@ const nameFields = {
   }),
 };
 
-export const ParsedNameSchema = z.object({ ...nameFields, balance: BalanceSchema.nullable() })
+const balanceField = BalanceSchema.nullable().openapi({
+  description: "The workspace balance after the call; null when it could not be read",
+});
+
+export const ParsedNameSchema = z.object({ ...nameFields, balance: balanceField })
   .openapi("ParsedName");
 
 export const BatchRowAnswerSchema = z.object(nameFields).openapi("ParsedNameRow");
@@ -99,5 +110,5 @@ export const ParsedBatchSchema = z.object({
   replay: z.boolean().openapi({
     description: "True when every answered row replayed an earlier call with this key",
   }),
-  balance: BalanceSchema.nullable(),
+  balance: balanceField,
 }).openapi("ParsedNameBatch");
