@@ -52,7 +52,8 @@ export function buildOpenApiDocument(
   app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
     type: "http",
     scheme: "bearer",
-    description: "A workspace API key: `svc_sk_` followed by 48 lower-case hex characters",
+    description:
+      "A workspace API key: `svc_sk_` followed by 48 hex characters (issued in lower case; either case is accepted). Sent as `Authorization: Bearer <key>`; anything else (no header, `Bearer` with no key, another scheme) is answered `Missing API key`",
   });
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",

@@ -47,16 +47,52 @@ Deno.test(
       await t.step("missing key", async () => {
         await expect401(await get(), MISSING);
         await expect401(await get({ Authorization: "" }), MISSING);
+        await expect401(await get({ Authorization: "   " }), MISSING);
+      });
+      await t.step("Bearer with no key, or another scheme: the key is missing", async () => {
+        for (
+          const authorization of [
+            "Bearer",
+            "Bearer ",
+            "Bearer    ",
+            "bearer \t ",
+            "Basic abc",
+            `Basic ${btoa("a:b")}`,
+            "Token " + ws.apiKey,
+            ws.apiKey,
+            "Bearer" + ws.apiKey,
+          ]
+        ) {
+          await expect401(await get({ Authorization: authorization }), MISSING);
+        }
       });
       await t.step("a browser session cookie is not a key", async () => {
         await expect401(await get({ Cookie: "session=abc123; svc_session=xyz" }), MISSING);
       });
-      await t.step("malformed, unknown and wrong-scheme keys are invalid", async () => {
+      await t.step("malformed and unknown keys are invalid", async () => {
         await expect401(await get(bearer("svc_sk_123")), "Invalid API key");
         await expect401(await get(bearer("svc_sk_" + "0".repeat(48))), "Invalid API key");
+        // The prefix is exact; only the hex digits are read in either case.
         await expect401(await get(bearer(ws.apiKey.toUpperCase())), "Invalid API key");
-        await expect401(await get({ Authorization: `Basic ${btoa("a:b")}` }), "Invalid API key");
-        await expect401(await get({ Authorization: ws.apiKey }), "Invalid API key");
+        await expect401(await get(bearer("SVC_SK_" + ws.apiKey.slice(7))), "Invalid API key");
+        await expect401(await get(bearer(ws.apiKey + "0")), "Invalid API key");
+        await expect401(await get(bearer(ws.apiKey.slice(0, -1) + "g")), "Invalid API key");
+        await expect401(
+          await get({ Authorization: `Bearer ${ws.apiKey} extra` }),
+          "Invalid API key",
+        );
+      });
+      await t.step("the key's hex digits in upper or mixed case are the same key", async () => {
+        const hex = ws.apiKey.slice(7);
+        const mixed = [...hex].map((ch, i) => (i % 2 ? ch.toUpperCase() : ch)).join("");
+        for (const key of ["svc_sk_" + hex.toUpperCase(), "svc_sk_" + mixed]) {
+          const res = await get(bearer(key));
+          assert.equal(res.status, 200, key);
+          assert.equal((await res.json()).data.available, 10);
+        }
+        const res = await get({ Authorization: `bearer   ${ws.apiKey}  ` });
+        assert.equal(res.status, 200);
+        await res.body?.cancel();
       });
       await t.step("expired key", async () => {
         const key = await createApiKey(env.db.sql, {

@@ -1,3 +1,4 @@
+import { loadConfig } from "../domain/config/config.ts";
 import assert from "node:assert/strict";
 import { migrate, readMigrations } from "../domain/stores/migrate.ts";
 import { openDatabase } from "../domain/stores/database.ts";
@@ -77,3 +78,15 @@ Deno.test(
     }
   },
 );
+
+Deno.test("SVC_BOOTSTRAP_KEY: hex in either case, kept in the lower-case form keys are hashed in", () => {
+  const hex = "0123456789abcdef".repeat(3);
+  assert.equal(
+    loadConfig({ SVC_BOOTSTRAP_KEY: "svc_sk_" + hex.toUpperCase() }).bootstrap?.key,
+    "svc_sk_" + hex,
+  );
+  assert.throws(
+    () => loadConfig({ SVC_BOOTSTRAP_KEY: "SVC_SK_" + hex }),
+    /SVC_BOOTSTRAP_KEY must be svc_sk_ followed by 48 hex characters/,
+  );
+});

@@ -1,6 +1,7 @@
 /**
  * Resolves `Authorization: Bearer <key>` to the workspace behind the key, or refuses with 401
- * `unauthenticated` and the spec's exact messages, before any billable work. Verified keys are
+ * `unauthenticated` and the spec's exact messages, before any billable work. The scheme is read
+ * in any case (RFC 9110 §11.1), the key's hex digits too (`api_key.ts`). Verified keys are
  * cached in memory for a few seconds (`AUTH_CACHE_SECONDS`), so a revocation reaches a running
  * instance within that time.
  *
@@ -13,7 +14,7 @@ import { ServiceError } from "../errors.ts";
 import type { Sql } from "../stores/database.ts";
 import type { Clock } from "../shared/clock.ts";
 import type { Logger } from "../shared/logger.ts";
-import { API_KEY_PATTERN, hashApiKey } from "./api_key.ts";
+import { hashApiKey, normalizeApiKey } from "./api_key.ts";
 
 export const MISSING_KEY_MESSAGE = "Missing API key. Pass it as: Authorization: Bearer <key>";
 export const INVALID_KEY_MESSAGE = "Invalid API key";
@@ -87,13 +88,15 @@ export function createAuthenticator(
   }
 
   return async (authorization) => {
-    const header = authorization?.trim();
-    if (!header) throw new ServiceError("unauthenticated", MISSING_KEY_MESSAGE);
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match || !API_KEY_PATTERN.test(match[1])) {
-      throw new ServiceError("unauthenticated", INVALID_KEY_MESSAGE);
-    }
-    const record = await lookup(match[1]);
+    // No key passed as `Bearer <key>`: no header, an empty one, `Bearer` with nothing (or only
+    // spaces) after it, or another scheme (`Basic …`, a bare key). A token that is there but is
+    // no key of ours is invalid.
+    const match = /^Bearer(?:[ \t]+(.*))?$/i.exec(authorization?.trim() ?? "");
+    const token = match?.[1]?.trim();
+    if (!token) throw new ServiceError("unauthenticated", MISSING_KEY_MESSAGE);
+    const key = normalizeApiKey(token);
+    if (!key) throw new ServiceError("unauthenticated", INVALID_KEY_MESSAGE);
+    const record = await lookup(key);
     if (!record || record.revoked) throw new ServiceError("unauthenticated", INVALID_KEY_MESSAGE);
     if (record.expiresAtMs !== null && record.expiresAtMs <= deps.clock.now()) {
       throw new ServiceError("unauthenticated", EXPIRED_KEY_MESSAGE);

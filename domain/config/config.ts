@@ -1,4 +1,4 @@
-import { API_KEY_PATTERN } from "../auth/api_key.ts";
+import { normalizeApiKey } from "../auth/api_key.ts";
 
 /**
  * Service configuration from environment variables. Every variable has a default, so the
@@ -388,11 +388,11 @@ export function loadConfig(env: Env): Config {
     RATE_LIMIT_BUDGETS.map((budget) => [budget, rateLimit(env, budget)]),
   ) as Record<RateLimitBudget, RateLimitRule>;
 
-  const bootstrapKey = env.SVC_BOOTSTRAP_KEY?.trim();
-  if (bootstrapKey && !API_KEY_PATTERN.test(bootstrapKey)) {
-    throw new ConfigError(
-      "SVC_BOOTSTRAP_KEY must be svc_sk_ followed by 48 lower-case hex characters",
-    );
+  const bootstrapText = env.SVC_BOOTSTRAP_KEY?.trim();
+  // Kept in its canonical lower-case form: the form the key is hashed and looked up in.
+  const bootstrapKey = bootstrapText ? normalizeApiKey(bootstrapText) : null;
+  if (bootstrapText && !bootstrapKey) {
+    throw new ConfigError("SVC_BOOTSTRAP_KEY must be svc_sk_ followed by 48 hex characters");
   }
 
   return {
