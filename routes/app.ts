@@ -7,6 +7,7 @@ import type { DomainContext } from "../domain/context.ts";
 import { ServiceError } from "../domain/errors.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponse, toServiceError } from "./errors.ts";
+import { jsonContentType } from "./middleware/json_content_type.ts";
 import { limitBody } from "./middleware/limit_body.ts";
 import { requestContext } from "./middleware/request_context.ts";
 import { buildOpenApiDocument } from "./openapi_document.ts";
@@ -45,6 +46,7 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
 
   app.use("*", requestContext(ctx.logger, { log: options.logRequests ?? true }));
   app.use("/api/*", limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB"));
+  app.use("/api/*", jsonContentType());
 
   mountHealth(app, ctx);
   mountPoints(app, ctx);

@@ -290,3 +290,86 @@ for (const route of ROUTES) {
     }
   });
 }
+
+Deno.test(
+  "every JSON route: a JSON Content-Type in any RFC 9110 spelling is accepted, others refused",
+  DB_TEST,
+  async (t) => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env, 1000);
+      let keyCounter = 0;
+      const headers = (contentType: string) => ({
+        ...bearer(ws.apiKey) as Record<string, string>,
+        "Idempotency-Key": `content-type-${++keyCounter}`,
+        "Content-Type": contentType,
+      });
+      const accepted = [
+        "application/json ; charset=utf-8",
+        "application/json;\tcharset=UTF-8",
+        'Application/JSON; charset="utf-8"',
+        "application/json;",
+      ];
+      const refused = ["application/jsonx", "text/json", "application/json charset=utf-8"];
+      for (const route of ROUTES) {
+        await t.step(route.path, async () => {
+          await route.setup?.(env, ws.workspaceId);
+          for (const contentType of accepted) {
+            const res = await env.app.request(route.path, {
+              method: "POST",
+              headers: headers(contentType),
+              body: JSON.stringify(route.billed),
+            });
+            assert.equal(res.status, 200, contentType);
+            assert.ok((await res.json()).data.pointsCharged > 0, contentType);
+          }
+          for (const contentType of refused) {
+            const res = await env.app.request(route.path, {
+              method: "POST",
+              headers: headers(contentType),
+              body: JSON.stringify(route.billed),
+            });
+            assert.equal(res.status, 400, contentType);
+            assert.deepEqual(await res.json(), {
+              error: { code: "validation_error", message: "Content-Type must be application/json" },
+            });
+          }
+        });
+      }
+      await t.step("lead-search start", async () => {
+        for (const contentType of accepted) {
+          const res = await env.app.request("/api/v1/lead-search", {
+            method: "POST",
+            headers: headers(contentType),
+            body: JSON.stringify({ filters: { jobTitle: ["Engineer"] }, count: 5 }),
+          });
+          // The first starts a run; the rest meet it (one active run per workspace).
+          assert.ok([200, 409].includes(res.status), `${contentType}: ${res.status}`);
+          if (res.status === 409) {
+            assert.equal((await res.json()).error.code, "run_already_active");
+          } else await res.body?.cancel();
+        }
+      });
+      await t.step("lead-search cancel reads its body's Content-Type the same way", async () => {
+        const cancel = (contentType: string) =>
+          env.app.request("/api/v1/lead-search/runs/run_unknown/cancel", {
+            method: "POST",
+            headers: headers(contentType),
+            body: "{}",
+          });
+        for (const contentType of accepted) {
+          const res = await cancel(contentType);
+          assert.equal(res.status, 404, contentType); // the body passed; no such run
+          await res.body?.cancel();
+        }
+        for (const contentType of [...refused, "application/json-seq"]) {
+          const res = await cancel(contentType);
+          assert.equal(res.status, 400, contentType);
+          assert.equal((await res.json()).error.message, "Content-Type must be application/json");
+        }
+      });
+    } finally {
+      await env.close();
+    }
+  },
+);

@@ -5,6 +5,7 @@ import { ServiceError } from "../../domain/errors.ts";
 import type { AppEnv } from "../app_env.ts";
 import { CONTENT_TYPE_MESSAGE } from "../errors.ts";
 import { keyedAndLimited } from "../guard.ts";
+import { isJsonMediaType, parseMediaType } from "../media_type.ts";
 import { API_KEY_SECURITY, COMMON_ERROR_RESPONSES, errorContent } from "../schemas.ts";
 import { CancelAnswerSchema } from "./lead_search_schemas.ts";
 import { RunIdParams } from "./lead_search_run.ts";
@@ -48,7 +49,7 @@ async function readCancelBody(request: Request): Promise<void> {
   const text = await request.text();
   if (text.trim() === "") return;
   const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+  if (!isJsonMediaType(parseMediaType(type))) {
     throw new ServiceError("validation_error", CONTENT_TYPE_MESSAGE);
   }
   let body: unknown;
