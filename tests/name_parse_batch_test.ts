@@ -86,7 +86,10 @@ Deno.test("POST /api/v1/name/parse/batch: rules 1 to 7 of §4.2", DB_TEST, async
       const cases: [unknown, string | undefined, string][] = [
         [{}, "v-1", "names is required"],
         [{ names: null }, "v-1", "names is required"],
-        [{ names: "Ada Lovelace" }, "v-1", "names is required"],
+        // Not an array: the spec fixes no message for it, so it says what names must be.
+        [{ names: "Ada Lovelace" }, "v-1", "names must be an array of 1 to 100 strings"],
+        [{ names: { 0: "x" } }, "v-1", "names must be an array of 1 to 100 strings"],
+        [{ names: 7 }, "v-1", "names must be an array of 1 to 100 strings"],
         [{ names: [] }, "v-1", "names must contain at least one name"],
         [{ names: people(101) }, "v-1", "names must contain at most 100 names"],
         [{ names: ["Ada Lovelace", 7] }, "v-1", "names must be strings"],

@@ -21,7 +21,7 @@ export function mountNameParseBatch(app: OpenAPIHono<AppEnv>, ctx: DomainContext
     answer: { schema: ParsedBatchSchema, description: "One result per name, in order" },
     errors: {
       400: errorContent(
-        "`validation_error`: `names is required`, `names must contain at least one name`, `names must contain at most 100 names`, `names must be strings`, `Idempotency-Key is required for a batch`, an invalid `spelling`, or a Content-Type other than `application/json`",
+        "`validation_error`: `names is required`, `names must be an array of 1 to 100 strings` (names is not an array), `names must contain at least one name`, `names must contain at most 100 names`, `names must be strings`, `Idempotency-Key is required for a batch`, an invalid `spelling`, or a Content-Type other than `application/json`",
       ),
       402: errorContent(
         "`insufficient_credits`: the workspace cannot pay one answer per row that is not a replay; `meta { required, available, shortfall }`. Nothing runs",

@@ -4,6 +4,7 @@ import { MAX_NAME_LENGTH } from "../../domain/name_parse/name_answer.ts";
 import { BalanceSchema } from "../schemas.ts";
 
 const SPELLING_MESSAGE = "spelling must be as-written or folded";
+export const NAMES_NOT_AN_ARRAY_MESSAGE = "names must be an array of 1 to 100 strings";
 
 export const SpellingSchema = z.enum(["as-written", "folded"], { error: SPELLING_MESSAGE })
   .optional()
@@ -34,7 +35,12 @@ export const ParseBatchBodySchema = z.object({
     // Documented only: an over-long name is that row's validation_error (spec §4.2 rule 1).
     z.string({ error: "names must be strings" }).openapi({ maxLength: MAX_NAME_LENGTH }),
     {
-      error: () => "names is required",
+      // Spec §4.2 rule 3 fixes "names is required" for a missing names; a value that is there
+      // but no array gets a message that says what it must be.
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? "names is required"
+          : NAMES_NOT_AN_ARRAY_MESSAGE,
     },
   )
     .min(1, "names must contain at least one name")
