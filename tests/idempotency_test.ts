@@ -10,7 +10,14 @@ import { createCharger } from "../domain/billing/charge_units.ts";
 import { migrate } from "../domain/stores/migrate.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
-import { DB_TEST, openTestDatabase } from "./harness.ts";
+import {
+  bearer,
+  countCharges,
+  createTestEnv,
+  createTestWorkspace,
+  DB_TEST,
+  openTestDatabase,
+} from "./harness.ts";
 
 const rejectsWith = (code: string) => (error: unknown) =>
   error instanceof ServiceError && error.code === code;
@@ -179,6 +186,40 @@ Deno.test(
       });
     } finally {
       await db.drop();
+    }
+  },
+);
+
+Deno.test(
+  "Idempotency-Key sent twice: the joined value is one key, kept consistently (README)",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env, 10);
+      const parse = (keys: string[]) => {
+        const headers = new Headers(bearer(ws.apiKey));
+        headers.set("Content-Type", "application/json");
+        for (const key of keys) headers.append("Idempotency-Key", key);
+        return env.app.request("/api/v1/name/parse", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ name: "Ada Lovelace" }),
+        });
+      };
+      const first = await (await parse(["a", "b"])).json();
+      assert.equal(first.data.replay, false);
+      // The same two headers again, or the joined value sent once: the one key "a, b".
+      for (const keys of [["a", "b"], ["a, b"]]) {
+        const again = await (await parse(keys)).json();
+        assert.equal(again.data.replay, true, keys.join(" | "));
+        assert.equal(again.data.pointsCharged, 0);
+      }
+      // Neither header alone is that key.
+      assert.equal((await (await parse(["a"])).json()).data.replay, false);
+      assert.equal(await countCharges(env, ws.workspaceId), 2);
+    } finally {
+      await env.close();
     }
   },
 );
