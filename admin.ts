@@ -1,7 +1,8 @@
 /**
  * Operator CLI: `deno task admin <command> [options]`. Works beside a running server on the same
  * DATA_DIR (it talks to the server's embedded database through its socket) or DATABASE_URL.
- * Prints one JSON object on stdout; bad arguments exit 2 with a message on stderr.
+ * Prints one JSON object on stdout; bad arguments (and values the service refuses as invalid) exit
+ * 2 with a message on stderr; a missing workspace, key or member exits 1.
  */
 import { parseArgs } from "node:util";
 import { type Config, loadConfig } from "./domain/config/config.ts";
@@ -87,6 +88,8 @@ class PartialSuccess {
 }
 
 const DEMO_PEOPLE = 200;
+/** 100 years: far beyond any key's useful life, and well inside what a date can hold. */
+const MAX_EXPIRES_IN_SECONDS = 100 * 365 * 24 * 3600;
 const IMPORT_BATCH = 1000;
 const IMPORT_PROGRESS_EVERY = 10_000;
 const IMPORT_MAX_ERRORS = 100;
@@ -104,6 +107,11 @@ const COMMANDS: Record<string, Command> = {
       const workspaceId = required(o, "workspace");
       await mustExist(sql, workspaceId);
       const seconds = optionalInteger(o, "expires-in", 0, 1);
+      if (seconds > MAX_EXPIRES_IN_SECONDS) {
+        throw new UsageError(
+          `--expires-in must be at most ${MAX_EXPIRES_IN_SECONDS} seconds (100 years)`,
+        );
+      }
       const key = await createApiKey(sql, {
         workspaceId,
         expiresAt: seconds ? new Date(Date.now() + seconds * 1000) : null,
@@ -400,7 +408,11 @@ function optionalInteger(options: Options, name: string, fallback: number, min =
   const raw = options[name];
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
-    throw new UsageError(`--${name} must be an integer >= ${min}`);
+    throw new UsageError(
+      min === 1
+        ? `--${name} must be a positive integer (at most ${Number.MAX_SAFE_INTEGER})`
+        : `--${name} must be an integer from ${min} to ${Number.MAX_SAFE_INTEGER}`,
+    );
   }
   return Number(raw);
 }
@@ -423,7 +435,7 @@ function parseCommand(
     );
   }
   const command = COMMANDS[name];
-  const rest = args.slice(name.split(" ").length);
+  const rest = valuesAfterOptions(args.slice(name.split(" ").length), command.options);
   const { values, positionals } = parseArgs({
     args: rest,
     options: Object.fromEntries(
@@ -440,6 +452,27 @@ function parseCommand(
     throw new UsageError(`${name}: ${wanted[positionals.length]} is required`);
   }
   return { name, command, options: values as Options, positionals };
+}
+
+/**
+ * Every option of ours takes a value: the word after `--points` is its value even when it starts
+ * with `-` (`--points -5`), so the option's own check can say what is wrong with it (the argument
+ * parser would refuse it as "ambiguous"). A word starting with `--` is never taken as a value.
+ */
+function valuesAfterOptions(args: string[], options: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const next = args[i + 1];
+    if (
+      options.includes(arg.slice(2)) && arg.startsWith("--") && next !== undefined &&
+      next.startsWith("-") && !next.startsWith("--")
+    ) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 export async function runAdmin(
@@ -471,7 +504,12 @@ export async function runAdmin(
     }
     return { ok: true as const, exitCode: 0, output };
   } catch (error) {
-    if (error instanceof UsageError) {
+    // A value the service refuses (a key name with control characters, a grant past the largest
+    // exact balance, a taken workspace name) is a bad argument too: exit 2.
+    if (
+      error instanceof UsageError ||
+      (error instanceof ServiceError && error.code === "validation_error")
+    ) {
       return { ok: false as const, exitCode: 2, message: `${error.message}\n${USAGE}` };
     }
     if (error instanceof ServiceError) {

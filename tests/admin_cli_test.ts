@@ -98,11 +98,33 @@ Deno.test(
             [["workspace", "create"], /--name is required/],
             [
               ["points", "grant", "--workspace", workspaceId, "--points", "-5"],
-              /--points|Unknown option|argument/,
+              /^--points must be a positive integer/,
             ],
             [
+              ["points", "grant", "--workspace", workspaceId, "--points", "0"],
+              /^--points must be a positive integer/,
+            ],
+            [
+              ["key", "create", "--workspace", workspaceId, "--expires-in", "99999999999999"],
+              /^--expires-in must be at most 3153600000 seconds/,
+            ],
+            [
+              ["key", "create", "--workspace", workspaceId, "--expires-in", "-60"],
+              /^--expires-in must be a positive integer/,
+            ],
+            [
+              ["key", "create", "--workspace", workspaceId, "--name", "CRM\u001bsync"],
+              /^name must not contain control characters/,
+            ],
+            [
+              ["key", "create", "--workspace", workspaceId, "--name", "k".repeat(5000)],
+              /^name must be at most 100 characters/,
+            ],
+            [["workspace", "create", "--name", "acme\u0007"], /^name must not contain control/],
+            [["workspace", "create", "--name", "w".repeat(5000)], /^name must be 1 to 200/],
+            [
               ["key", "create", "--workspace", workspaceId, "--expires-in", "soon"],
-              /--expires-in must be an integer/,
+              /--expires-in must be a positive integer/,
             ],
             [["balance", "--workspace", workspaceId, "--verbose"], /Unknown option|verbose/],
           ] as [string[], RegExp][]
@@ -114,6 +136,25 @@ Deno.test(
         const missing = await admin("balance", "--workspace", "ws_nope");
         assert.equal(missing.exitCode, 1);
         assert.match(missing.message, /No workspace with id ws_nope/);
+      });
+      await t.step("points grant never takes a balance past 2^53 - 1: exit 2", async () => {
+        const big = await admin("workspace", "create", "--name", "big", "--points", "1000");
+        assert.equal(big.exitCode, 0);
+        const id = big.output.workspaceId;
+        const toTheTop = String(Number.MAX_SAFE_INTEGER - 1000);
+        const top = await admin("points", "grant", "--workspace", id, "--points", toTheTop);
+        assert.equal(top.exitCode, 0);
+        const max = Number.MAX_SAFE_INTEGER;
+        assert.deepEqual(top.output.balance, { available: max, reserved: 0, granted: max });
+        const over = await admin("points", "grant", "--workspace", id, "--points", "1");
+        assert.equal(over.exitCode, 2);
+        assert.match(over.message, /above 9007199254740991.*at most 0 more can be granted/);
+        const balance = await admin("balance", "--workspace", id);
+        assert.deepEqual(balance.output.balance, top.output.balance, "nothing was granted");
+        assert.equal((balance.output.entries as unknown[]).length, 2);
+        // A missing workspace is still exit 1, whatever the points.
+        const missing = await admin("points", "grant", "--workspace", "ws_nope", "--points", "1");
+        assert.equal(missing.exitCode, 1);
       });
     } finally {
       await running.stop();

@@ -2,6 +2,9 @@ import { ServiceError } from "../errors.ts";
 import type { Sql, TransactionSql } from "../stores/database.ts";
 import { type Balance, toBalance } from "./balance.ts";
 
+/** The most points a workspace can ever be granted in total: `Number.MAX_SAFE_INTEGER`. */
+export const MAX_GRANTED = Number.MAX_SAFE_INTEGER;
+
 /** Adds points to a workspace: `available` and `granted` both grow; one `grant` posting. */
 export async function grantPoints(
   sql: Sql,
@@ -17,12 +20,27 @@ export async function grantPointsIn(
   if (!Number.isSafeInteger(input.points) || input.points < 1) {
     throw new ServiceError("validation_error", "points must be a positive integer");
   }
+  // Balances are read as JS numbers: `granted` (which no other balance exceeds) stays at most
+  // 2^53 - 1, so every balance the service reports is exact.
   const rows = await tx<{ available: string; reserved: string; granted: string }[]>`
     UPDATE balances SET available = available + ${input.points}, granted = granted + ${input.points},
                         updated_at = now()
      WHERE workspace_id = ${input.workspaceId}
+       AND granted + ${input.points}::bigint <= ${MAX_GRANTED}::bigint
      RETURNING available, reserved, granted`;
-  if (!rows[0]) throw new ServiceError("not_found", `No workspace with id ${input.workspaceId}`);
+  if (!rows[0]) {
+    const current = await tx<{ granted: string }[]>`
+      SELECT granted FROM balances WHERE workspace_id = ${input.workspaceId}`;
+    if (!current[0]) {
+      throw new ServiceError("not_found", `No workspace with id ${input.workspaceId}`);
+    }
+    const headroom = Math.max(0, MAX_GRANTED - Number(current[0].granted));
+    throw new ServiceError(
+      "validation_error",
+      `points would take the workspace's granted points above ${MAX_GRANTED}, ` +
+        `the largest balance kept exactly; at most ${headroom} more can be granted`,
+    );
+  }
   await tx`INSERT INTO ledger_entries
              (workspace_id, kind, amount, operation, available_after, reserved_after)
            VALUES (${input.workspaceId}, 'grant', ${input.points}, ${input.note ?? "grant"},

@@ -1,4 +1,5 @@
 import { ServiceError } from "../errors.ts";
+import { controlCharacterMessage, hasControlCharacter } from "../shared/control_characters.ts";
 import { newId } from "../shared/new_id.ts";
 import { createApiKey } from "../auth/create_api_key.ts";
 import { grantPointsIn } from "../billing/grant_points.ts";
@@ -12,6 +13,9 @@ export async function createWorkspace(
   const name = input.name.trim();
   if (!name || name.length > 200) {
     throw new ServiceError("validation_error", "name must be 1 to 200 characters");
+  }
+  if (hasControlCharacter(name)) {
+    throw new ServiceError("validation_error", controlCharacterMessage("name"));
   }
   return await sql.begin(async (tx) => {
     const taken = await tx`SELECT 1 FROM workspaces WHERE name = ${name}`;
