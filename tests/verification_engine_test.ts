@@ -8,7 +8,8 @@ import { loadConfig, type VerifyConfig } from "../domain/config/config.ts";
 import type { VerificationOutcome } from "../domain/find/email_verifier.ts";
 import { createSmtpVerifier, type SmtpSessionEvent } from "../domain/find/smtp_verifier.ts";
 import { catchAllKey, mailHostsKey } from "../domain/find/verification_cache.ts";
-import { createDenoResolver } from "../domain/providers/dns/deno_resolver.ts";
+import { createDnsResolver } from "../domain/providers/dns/create_dns_resolver.ts";
+import type { SmtpConnect } from "../domain/providers/smtp/smtp_client.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
 import { type FakeDns, type FakeZone, startFakeDns } from "./fakes/dns_server.ts";
 import {
@@ -44,7 +45,12 @@ interface Rig {
 }
 
 async function rig(
-  options: { zone?: FakeZone; smtp?: FakeSmtpOptions; env?: Record<string, string> } = {},
+  options: {
+    zone?: FakeZone;
+    smtp?: FakeSmtpOptions;
+    env?: Record<string, string>;
+    connect?: SmtpConnect;
+  } = {},
 ): Promise<Rig> {
   const dns = await startFakeDns(options.zone ?? ZONE);
   const smtp = await startFakeSmtp({ hosts: ["127.0.0.1", "127.0.0.2"], ...options.smtp });
@@ -63,11 +69,17 @@ async function rig(
   const kv = await Deno.openKv(":memory:");
   const clock = new FakeClock();
   const sessions: SmtpSessionEvent[] = [];
+  const dns_ = await createDnsResolver({
+    nameServer: config.dnsServer,
+    timeoutMs: config.commandTimeoutMs,
+  });
+  assert.equal(dns_.client, "wire");
   const verifier = createSmtpVerifier({
-    dns: createDenoResolver({ nameServer: config.dnsServer, timeoutMs: config.commandTimeoutMs }),
+    dns: dns_.resolver,
     kv,
     config,
     clock,
+    connect: options.connect,
     onSession: (event) => sessions.push(event),
   });
   return {
@@ -535,7 +547,10 @@ Deno.test("engine: every DNS query goes to the configured server", OPEN, async (
     await r.verify(["ada@example.test"]);
     assert.deepEqual(
       r.dns.queries.filter((q) => q.type !== "AAAA"),
-      [{ name: "example.test", type: "MX" }, { name: "mx1.example.test", type: "A" }],
+      [
+        { name: "example.test", type: "MX", transport: "udp" },
+        { name: "mx1.example.test", type: "A", transport: "udp" },
+      ],
     );
   } finally {
     await r.close();
@@ -550,6 +565,48 @@ Deno.test("engine: a malformed request is a caller's bug (RangeError)", OPEN, as
     await assert.rejects(() => r.verify(["a\r\nRSET@example.test"]), RangeError);
     await assert.rejects(() => r.verify(["a@x.test"], "bad domain"), RangeError);
     assert.equal(r.smtp.connections(), 0);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: SERVFAIL or REFUSED for the domain → unavailable dns-error", OPEN, async () => {
+  const r = await rig({
+    zone: { ...ZONE, "servfail.test": { servfail: true }, "refused.test": { refused: true } },
+  });
+  try {
+    for (const domain of ["servfail.test", "refused.test"]) {
+      assert.deepEqual(await r.verify([`a@${domain}`], domain), {
+        kind: "unavailable",
+        why: "dns-error",
+        evidence: null,
+      });
+      // Not cached as the domain's mail hosts: the next lookup asks DNS again.
+      assert.equal((await r.kv.get(mailHostsKey(domain))).value, null);
+    }
+    assert.equal(r.smtp.connections(), 0);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: a DNS answer slower than Deno's ~2 s is waited for", OPEN, async () => {
+  const r = await rig({
+    zone: {
+      "slow.example.test": {
+        mx: [{ preference: 10, exchange: "mx1.example.test" }],
+        delayMs: 1100,
+      },
+      "mx1.example.test": { a: ["127.0.0.1"], delayMs: 1100 },
+    },
+    smtp: { behaviour: { mailboxes: { "ada@slow.example.test": "accept" } } },
+    env: { VERIFY_TIMEOUT_SECONDS: "3" },
+  });
+  try {
+    const started = performance.now();
+    const outcome = await r.verify(["ada@slow.example.test"], "slow.example.test");
+    assert.equal(outcome.kind, "valid", JSON.stringify(outcome));
+    assert.ok(performance.now() - started >= 2000);
   } finally {
     await r.close();
   }

@@ -153,6 +153,11 @@ export interface VerifyConfig {
   cacheSeconds: number;
   /** `VERIFY_TLS_CA_FILE`: PEM file of extra CA certificates trusted for STARTTLS. */
   tlsCaFile: string | null;
+  /**
+   * On Deno Deploy (no UDP sockets) DNS goes through `Deno.resolveDns`, which cannot tell SERVFAIL
+   * from NXDOMAIN; elsewhere the engine's own wire resolver asks.
+   */
+  dnsWithDenoOnly: boolean;
   /** `VERIFIED_EMAIL_MAX_AGE_DAYS`: how recent a directory address must be to answer without SMTP. */
   verifiedEmailMaxAgeDays: number;
 }
@@ -256,6 +261,7 @@ function loadVerifyConfig(env: Env, onDeploy: boolean): VerifyConfig {
     greylistRetryMs: seconds(env, "VERIFY_GREYLIST_RETRY_SECONDS", 20),
     cacheSeconds: integer(env, "VERIFY_CACHE_SECONDS", 3600),
     tlsCaFile: env.VERIFY_TLS_CA_FILE?.trim() || null,
+    dnsWithDenoOnly: onDeploy,
     verifiedEmailMaxAgeDays: integer(env, "VERIFIED_EMAIL_MAX_AGE_DAYS", 90),
   };
 }
