@@ -57,7 +57,8 @@ async function startWorld(options: { env?: Record<string, string> } = {}): Promi
     "servfail.test": { servfail: true },
     "refused.test": { refused: true },
     "slowdns.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }], delayMs: 1100 },
-    // An MX host whose name cannot be resolved now.
+    // MX hosts that do not exist, or whose name cannot be resolved now.
+    "ghostmx.test": { mx: [{ preference: 10, exchange: "mx.nowhere.test" }] },
     "flakymx.test": { mx: [{ preference: 10, exchange: "mx.flaky.test" }] },
     "mx.flaky.test": { servfail: true },
   });
@@ -91,6 +92,8 @@ async function startWorld(options: { env?: Record<string, string> } = {}): Promi
     VERIFY_GREYLIST_RETRY_SECONDS: "0.1",
     VERIFY_TLS_CA_FILE: FAKE_TLS_CA_FILE,
     VERIFY_HELO_NAME: "verifier.test",
+    // The fake mail hosts listen on 127.0.0.x.
+    VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
     WIKIDATA_API_URL: wikidata.url,
     ...options.env,
   });
@@ -617,6 +620,13 @@ Deno.test(
         const { data } = await find({ name: "Grace Hopper", company: "slowdns.test" });
         assert.equal(data.reason, null, JSON.stringify(data));
         assert.equal(data.email, "grace.hopper@slowdns.test");
+      });
+
+      await t.step("MX host that does not exist → unusable-domain, not billed", async () => {
+        const { data } = await find({ name: "Grace Hopper", company: "ghostmx.test" });
+        assert.equal(data.reason, "unusable-domain");
+        assert.equal(data.status, "invalid");
+        assert.equal(data.pointsCharged, 0);
       });
 
       await t.step("MX host name that cannot be resolved now → unavailable", async () => {

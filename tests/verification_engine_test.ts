@@ -64,6 +64,8 @@ async function rig(
     VERIFY_GREYLIST_RETRY_SECONDS: "0.2",
     VERIFY_CACHE_SECONDS: "3600",
     VERIFY_TLS_CA_FILE: FAKE_TLS_CA_FILE,
+    // The fake mail hosts listen on 127.0.0.x.
+    VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
     ...options.env,
   }).verify;
   const kv = await Deno.openKv(":memory:");
@@ -611,3 +613,51 @@ Deno.test("engine: a DNS answer slower than Deno's ~2 s is waited for", OPEN, as
     await r.close();
   }
 });
+
+Deno.test(
+  "engine: MX hosts that do not exist → unusable; unresolvable → dns-error",
+  OPEN,
+  async () => {
+    const r = await rig({
+      zone: {
+        ...ZONE,
+        // Every MX host is NXDOMAIN or has no address.
+        "ghost.test": {
+          mx: [
+            { preference: 10, exchange: "mx.nowhere.test" },
+            { preference: 20, exchange: "mx.noaddress.test" },
+          ],
+        },
+        "mx.noaddress.test": { txt: ["no address here"] },
+        // The one MX host's name cannot be resolved now.
+        "flaky.test": { mx: [{ preference: 10, exchange: "mx.flaky.test" }] },
+        "mx.flaky.test": { servfail: true },
+        // One host missing, the other refuses connections: the domain exists, its host is down.
+        "half.test": {
+          mx: [
+            { preference: 10, exchange: "mx.nowhere.test" },
+            { preference: 20, exchange: "mx.closed.test" },
+          ],
+        },
+        "mx.closed.test": { a: ["127.0.0.9"] }, // nothing listens there
+      },
+    });
+    try {
+      assert.deepEqual(await r.verify(["a@ghost.test"], "ghost.test"), {
+        kind: "unusable-domain",
+        why: "no-mail-host",
+      });
+      assert.deepEqual(await r.verify(["a@flaky.test"], "flaky.test"), {
+        kind: "unavailable",
+        why: "dns-error",
+        evidence: null,
+      });
+      const half = await r.verify(["a@half.test"], "half.test");
+      assert.equal(half.kind, "unavailable");
+      assert.equal(half.kind === "unavailable" && half.why, "hosts-down");
+      assert.equal(r.smtp.connections("127.0.0.1"), 0);
+    } finally {
+      await r.close();
+    }
+  },
+);

@@ -5,7 +5,8 @@
  * candidate on that same session. Hosts are tried in preference order; one that cannot be
  * reached, says 421 or drops us gives way to the next. Every DNS query goes through `dns`
  * (so `VERIFY_DNS_SERVER` applies to all of them); each host is dialled at its resolved
- * address on `config.smtpPort`.
+ * address on `config.smtpPort`. MX hosts that all do not exist (NXDOMAIN, no address) make
+ * the domain unusable; a host whose name cannot be resolved now makes the lookup unavailable.
  *
  * Per domain, KV keeps the mail hosts and the catch-all verdict for `cacheSeconds`: a known
  * catch-all is answered from the cache with no session; a known non-catch-all skips the probe.
@@ -110,13 +111,19 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
       why: "hosts-down",
       evidence: null,
     };
+    /** Hosts that do not exist or have no address. */
+    let missing = 0;
     for (const host of hosts) {
       progress.mxHost = host.name;
       let addresses = host.addresses;
       if (!addresses) {
         const answer = await dns.addresses(host.name, { signal });
+        if (answer.kind === "error") {
+          failure = { why: "dns-error", evidence: null };
+          continue;
+        }
         if (answer.kind !== "records" || answer.records.length === 0) {
-          failure = { why: answer.kind === "error" ? "dns-error" : "hosts-down", evidence: null };
+          missing++;
           continue;
         }
         addresses = answer.records;
@@ -143,6 +150,8 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
       if (result?.kind === "decided") return result.outcome;
       if (result) failure = { why: result.why, evidence: result.evidence };
     }
+    // Every MX host definitely does not exist: the domain cannot receive mail.
+    if (missing === hosts.length) return { kind: "unusable-domain", why: "no-mail-host" };
     return { kind: "unavailable", ...failure };
   }
 
