@@ -639,3 +639,24 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "find: a mail host on an internal address is never dialled (unusable-domain)",
+  DB_TEST,
+  async () => {
+    // VERIFY_ALLOW_PRIVATE_ADDRESSES off, as in production: acme.test's MX is 127.0.0.1.
+    const world = await startWorld({ env: { VERIFY_ALLOW_PRIVATE_ADDRESSES: "false" } });
+    const { env, smtp } = world;
+    try {
+      const ws = await createTestWorkspace(env, 1000);
+      const { data } = await finder(env, ws.apiKey)({ name: "Grace Hopper", company: "acme.test" });
+      assert.equal(data.found, false);
+      assert.equal(data.reason, "unusable-domain");
+      assert.equal(data.verification, null, "no host, address or reply code is disclosed");
+      assert.equal(data.pointsCharged, 0);
+      assert.equal(smtp.connections(), 0);
+    } finally {
+      await world.close();
+    }
+  },
+);

@@ -52,6 +52,8 @@ async function setup() {
     VERIFY_LOOKUP_SECONDS: "3",
     VERIFY_GREYLIST_RETRY_SECONDS: "0.2",
     VERIFY_TLS_CA_FILE: FAKE_TLS_CA_FILE,
+    // The fake mail hosts listen on 127.0.0.x.
+    VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
   };
   const logger = memoryLogger();
   const service = await startVerifier(env, logger);

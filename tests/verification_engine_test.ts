@@ -661,3 +661,65 @@ Deno.test(
     }
   },
 );
+
+Deno.test("engine: non-global mail host addresses are never dialled by default", OPEN, async () => {
+  const dialled: string[] = [];
+  const refusingConnect: SmtpConnect = (options) => {
+    // Only records what would be dialled: nothing leaves the machine.
+    dialled.push(options.hostname);
+    return Promise.reject(new Deno.errors.ConnectionRefused("refused by the test"));
+  };
+  const internal = [
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "224.0.0.1",
+    "255.255.255.255",
+    "192.0.2.1",
+  ];
+  const r = await rig({
+    zone: {
+      "internal.test": {
+        mx: [
+          { preference: 10, exchange: "mx.v4.test" },
+          { preference: 20, exchange: "mx.v6.test" },
+        ],
+      },
+      "mx.v4.test": { a: internal },
+      "mx.v6.test": { aaaa: ["::1", "fe80::1", "fd00::1", "::", "ff02::1", "::ffff:a00:1"] },
+      // No MX: the domain's own address, on loopback.
+      "direct.test": { a: ["127.0.0.1"] },
+      // One internal host, one global (refused by the test's connect): the global one is tried.
+      "mixed.test": {
+        mx: [
+          { preference: 10, exchange: "mx.v4.test" },
+          { preference: 20, exchange: "mx.public.test" },
+        ],
+      },
+      "mx.public.test": { a: ["203.0.114.7"] },
+    },
+    env: { VERIFY_ALLOW_PRIVATE_ADDRESSES: "" },
+    connect: refusingConnect,
+  });
+  try {
+    assert.equal(r.config.allowPrivateAddresses, false);
+    for (const domain of ["internal.test", "direct.test"]) {
+      assert.deepEqual(await r.verify([`a@${domain}`], domain), {
+        kind: "unusable-domain",
+        why: "no-public-address",
+      });
+    }
+    assert.deepEqual(dialled, []);
+    const mixed = await r.verify(["a@mixed.test"], "mixed.test");
+    assert.equal(mixed.kind, "unavailable");
+    assert.equal(mixed.kind === "unavailable" && mixed.why, "hosts-down");
+    assert.deepEqual(dialled, ["203.0.114.7"]);
+    assert.equal(r.smtp.connections(), 0);
+  } finally {
+    await r.close();
+  }
+});
