@@ -90,7 +90,7 @@ export async function startService(
       granted: result.granted,
     });
   }
-  const ports = await buildPorts(config, { kv, clock: systemClock });
+  const ports = await buildPorts(config, { kv, clock: systemClock, logger });
   logger.info("lookups ready", {
     verifier: config.remoteVerifier ? "remote" : "smtp",
     smtpConnectTimeoutMs: config.remoteVerifier ? undefined : config.verify.connectTimeoutMs,

@@ -9,9 +9,8 @@
  * One JSON log line per request: method, path, status, duration; never a body or an address.
  */
 import { ConfigError, loadConfig } from "./domain/config/config.ts";
-import { createSmtpVerifier } from "./domain/find/smtp_verifier.ts";
 import { createVerifierHandler } from "./domain/find/verifier_server.ts";
-import { createDenoResolver } from "./domain/providers/dns/deno_resolver.ts";
+import { createLocalVerifier } from "./domain/build_ports.ts";
 import { openKv } from "./domain/stores/kv.ts";
 import { jsonLogger, type Logger } from "./domain/shared/logger.ts";
 
@@ -36,14 +35,8 @@ export async function startVerifier(env: Record<string, string | undefined>, log
   // VERIFIER_URL/VERIFIER_SECRET configure callers of a remote verifier; this process is one.
   const config = loadConfig({ ...env, VERIFIER_URL: undefined, VERIFIER_SECRET: undefined });
   const kv = await openKv(config.kvPath);
-  const verifier = createSmtpVerifier({
-    dns: createDenoResolver({
-      nameServer: config.verify.dnsServer,
-      timeoutMs: config.verify.commandTimeoutMs,
-    }),
-    kv,
-    config: config.verify,
-  });
+  // The same engine as the service's own (DNS client choice, connect timeout, CA file).
+  const verifier = await createLocalVerifier(config.verify, { kv, logger });
   const handle = createVerifierHandler({ verifier, secret });
 
   const server = Deno.serve({

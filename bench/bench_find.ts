@@ -101,6 +101,8 @@ const service = await startServiceProcess({
   VERIFY_DNS_SERVER: dns.address,
   VERIFY_SMTP_PORT: String(smtp.port),
   VERIFY_HELO_NAME: "bench.test",
+  // The fake mail host listens on 127.0.0.1.
+  VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
   COMPANY_RESOLVER: "none",
 });
 

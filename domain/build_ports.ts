@@ -10,12 +10,13 @@ import { createSmtpVerifier } from "./find/smtp_verifier.ts";
 import type { SmtpConnect } from "./providers/smtp/smtp_client.ts";
 import { noCompanyResolver } from "./providers/company_resolver/none.ts";
 import { createWikidataResolver } from "./providers/company_resolver/wikidata.ts";
-import { createDenoResolver } from "./providers/dns/deno_resolver.ts";
+import { createDnsResolver } from "./providers/dns/create_dns_resolver.ts";
 import { createGithubLookup } from "./providers/reverse_lookup/github.ts";
 import { createGravatarLookup } from "./providers/reverse_lookup/gravatar.ts";
 import { createBraveSearch } from "./providers/web_search/brave.ts";
 import { createSerpApiSearch } from "./providers/web_search/serpapi.ts";
 import type { Clock } from "./shared/clock.ts";
+import type { Logger } from "./shared/logger.ts";
 
 export const USER_AGENT =
   "contact-data-service/1.0 (lookups of a self-hosted contact-data service)";
@@ -30,7 +31,7 @@ export async function buildPorts(
     | "reverseLookups"
     | "providerTimeoutMs"
   >,
-  deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch },
+  deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch; logger?: Logger },
 ): Promise<Ports> {
   const verifier = config.remoteVerifier
     ? createRemoteVerifier({
@@ -94,10 +95,20 @@ function buildWebSearch(
  */
 export async function createLocalVerifier(
   verify: Config["verify"],
-  deps: { kv: Deno.Kv; clock: Clock; connect?: SmtpConnect },
+  deps: { kv: Deno.Kv; clock?: Clock; connect?: SmtpConnect; logger?: Logger },
 ) {
+  const dns = await createDnsResolver({
+    nameServer: verify.dnsServer,
+    timeoutMs: verify.commandTimeoutMs,
+    denoOnly: verify.dnsWithDenoOnly,
+  });
+  deps.logger?.info("dns resolver ready", {
+    client: dns.client,
+    servers: dns.servers.length,
+    ...(dns.fallbackReason ? { fallbackReason: dns.fallbackReason } : {}),
+  });
   return createSmtpVerifier({
-    dns: createDenoResolver({ nameServer: verify.dnsServer, timeoutMs: verify.commandTimeoutMs }),
+    dns: dns.resolver,
     kv: deps.kv,
     clock: deps.clock,
     config: verify,

@@ -37,7 +37,7 @@ interface World {
 }
 
 /** Fake DNS, SMTP and Wikidata, and an app whose ports are built from config pointing at them. */
-async function startWorld(): Promise<World> {
+async function startWorld(options: { env?: Record<string, string> } = {}): Promise<World> {
   const dns = await startFakeDns({
     // Verified by SMTP: mx1 answers.
     "acme.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }] },
@@ -53,6 +53,14 @@ async function startWorld(): Promise<World> {
     // Company mode's domains.
     "initech.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }] },
     "hooli.test": { mx: [{ preference: 0, exchange: "." }] },
+    // DNS that cannot answer now (SERVFAIL, REFUSED), and one slower than Deno's resolver waits.
+    "servfail.test": { servfail: true },
+    "refused.test": { refused: true },
+    "slowdns.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }], delayMs: 1100 },
+    // MX hosts that do not exist, or whose name cannot be resolved now.
+    "ghostmx.test": { mx: [{ preference: 10, exchange: "mx.nowhere.test" }] },
+    "flakymx.test": { mx: [{ preference: 10, exchange: "mx.flaky.test" }] },
+    "mx.flaky.test": { servfail: true },
   });
   const smtp = await startFakeSmtp({
     hosts: ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
@@ -73,6 +81,7 @@ async function startWorld(): Promise<World> {
       { id: "Q100", label: "Initech", website: "https://www.initech.test/" },
       { id: "Q101", label: "Hooli", website: "https://hooli.test" },
       { id: "Q102", label: "Nowebsite Corp" },
+      { id: "Q103", label: "Brokendns", website: "https://servfail.test" },
     ],
   });
   const config = loadConfig({
@@ -83,7 +92,10 @@ async function startWorld(): Promise<World> {
     VERIFY_GREYLIST_RETRY_SECONDS: "0.1",
     VERIFY_TLS_CA_FILE: FAKE_TLS_CA_FILE,
     VERIFY_HELO_NAME: "verifier.test",
+    // The fake mail hosts listen on 127.0.0.x.
+    VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
     WIKIDATA_API_URL: wikidata.url,
+    ...options.env,
   });
   const clock = new FakeClock(Date.now());
   const portsKv = await openKv(":memory:");
@@ -555,6 +567,94 @@ Deno.test(
         });
         assert.equal(data.reason, "insufficient-credits");
       });
+    } finally {
+      await world.close();
+    }
+  },
+);
+
+Deno.test(
+  "find: DNS that cannot answer is verification-unavailable, never unusable-domain",
+  DB_TEST,
+  async (t) => {
+    const world = await startWorld({ env: { VERIFY_TIMEOUT_SECONDS: "3" } });
+    const { env, smtp } = world;
+    try {
+      const ws = await createTestWorkspace(env, 1000);
+      const find = finder(env, ws.apiKey);
+
+      await t.step("email mode: SERVFAIL and REFUSED → unavailable, not billed", async () => {
+        for (const domain of ["servfail.test", "refused.test"]) {
+          const { data } = await find({ name: "Grace Hopper", company: domain });
+          assert.equal(data.found, false);
+          assert.equal(data.reason, "verification-unavailable", domain);
+          assert.equal(data.status, "unknown");
+          assert.equal(data.pointsCharged, 0);
+        }
+        assert.equal(await pointsSpent(env, ws.workspaceId), 0);
+      });
+
+      await t.step(
+        "company mode: SERVFAIL → unavailable, company part only, and a retry runs again",
+        async () => {
+          const body = { mode: "company", name: "Gavin Belson", company: "Brokendns" };
+          const first = await find(body, "servfail-company-1");
+          assert.equal(first.data.reason, "verification-unavailable");
+          assert.equal(first.data.company.domain, "servfail.test");
+          assert.equal(first.data.pointsCharged, PRICE_COMPANY);
+          const asked = world.dns.queries.filter((q) => q.name === "servfail.test").length;
+          const again = await find(body, "servfail-company-1");
+          assert.equal(again.data.reason, "verification-unavailable");
+          // The work ran again (the verdict was not stored); the company part is not charged twice.
+          assert.equal(again.data.pointsCharged, 0);
+          assert.equal(await pointsSpent(env, ws.workspaceId), PRICE_COMPANY);
+          assert.ok(
+            world.dns.queries.filter((q) => q.name === "servfail.test").length > asked,
+            "DNS asked again",
+          );
+        },
+      );
+
+      await t.step("a DNS answer 1.1 s late is waited for (VERIFY_TIMEOUT_SECONDS=3)", async () => {
+        smtp.setBehaviour({ mailboxes: { "grace.hopper@slowdns.test": "accept" } }, "127.0.0.1");
+        const { data } = await find({ name: "Grace Hopper", company: "slowdns.test" });
+        assert.equal(data.reason, null, JSON.stringify(data));
+        assert.equal(data.email, "grace.hopper@slowdns.test");
+      });
+
+      await t.step("MX host that does not exist → unusable-domain, not billed", async () => {
+        const { data } = await find({ name: "Grace Hopper", company: "ghostmx.test" });
+        assert.equal(data.reason, "unusable-domain");
+        assert.equal(data.status, "invalid");
+        assert.equal(data.pointsCharged, 0);
+      });
+
+      await t.step("MX host name that cannot be resolved now → unavailable", async () => {
+        const { data } = await find({ name: "Grace Hopper", company: "flakymx.test" });
+        assert.equal(data.reason, "verification-unavailable");
+        assert.equal(data.pointsCharged, 0);
+      });
+    } finally {
+      await world.close();
+    }
+  },
+);
+
+Deno.test(
+  "find: a mail host on an internal address is never dialled (unusable-domain)",
+  DB_TEST,
+  async () => {
+    // VERIFY_ALLOW_PRIVATE_ADDRESSES off, as in production: acme.test's MX is 127.0.0.1.
+    const world = await startWorld({ env: { VERIFY_ALLOW_PRIVATE_ADDRESSES: "false" } });
+    const { env, smtp } = world;
+    try {
+      const ws = await createTestWorkspace(env, 1000);
+      const { data } = await finder(env, ws.apiKey)({ name: "Grace Hopper", company: "acme.test" });
+      assert.equal(data.found, false);
+      assert.equal(data.reason, "unusable-domain");
+      assert.equal(data.verification, null, "no host, address or reply code is disclosed");
+      assert.equal(data.pointsCharged, 0);
+      assert.equal(smtp.connections(), 0);
     } finally {
       await world.close();
     }

@@ -9,7 +9,7 @@ import { loadConfig } from "../domain/config/config.ts";
 import type { VerificationOutcome } from "../domain/find/email_verifier.ts";
 import { createRemoteVerifier } from "../domain/find/remote_verifier.ts";
 import { createSmtpVerifier } from "../domain/find/smtp_verifier.ts";
-import { createDenoResolver } from "../domain/providers/dns/deno_resolver.ts";
+import { createDnsResolver } from "../domain/providers/dns/create_dns_resolver.ts";
 import { memoryLogger } from "../domain/shared/logger.ts";
 import { startVerifier } from "../verifier.ts";
 import { startFakeDns } from "./fakes/dns_server.ts";
@@ -52,6 +52,8 @@ async function setup() {
     VERIFY_LOOKUP_SECONDS: "3",
     VERIFY_GREYLIST_RETRY_SECONDS: "0.2",
     VERIFY_TLS_CA_FILE: FAKE_TLS_CA_FILE,
+    // The fake mail hosts listen on 127.0.0.x.
+    VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
   };
   const logger = memoryLogger();
   const service = await startVerifier(env, logger);
@@ -59,7 +61,10 @@ async function setup() {
   const config = loadConfig({ ...env, VERIFIER_SECRET: undefined }).verify;
   const kv = await Deno.openKv(":memory:");
   const local = createSmtpVerifier({
-    dns: createDenoResolver({ nameServer: config.dnsServer, timeoutMs: config.commandTimeoutMs }),
+    dns: (await createDnsResolver({
+      nameServer: config.dnsServer,
+      timeoutMs: config.commandTimeoutMs,
+    })).resolver,
     kv,
     config,
   });

@@ -8,7 +8,8 @@ import { loadConfig, type VerifyConfig } from "../domain/config/config.ts";
 import type { VerificationOutcome } from "../domain/find/email_verifier.ts";
 import { createSmtpVerifier, type SmtpSessionEvent } from "../domain/find/smtp_verifier.ts";
 import { catchAllKey, mailHostsKey } from "../domain/find/verification_cache.ts";
-import { createDenoResolver } from "../domain/providers/dns/deno_resolver.ts";
+import { createDnsResolver } from "../domain/providers/dns/create_dns_resolver.ts";
+import type { SmtpConnect } from "../domain/providers/smtp/smtp_client.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
 import { type FakeDns, type FakeZone, startFakeDns } from "./fakes/dns_server.ts";
 import {
@@ -44,7 +45,12 @@ interface Rig {
 }
 
 async function rig(
-  options: { zone?: FakeZone; smtp?: FakeSmtpOptions; env?: Record<string, string> } = {},
+  options: {
+    zone?: FakeZone;
+    smtp?: FakeSmtpOptions;
+    env?: Record<string, string>;
+    connect?: SmtpConnect;
+  } = {},
 ): Promise<Rig> {
   const dns = await startFakeDns(options.zone ?? ZONE);
   const smtp = await startFakeSmtp({ hosts: ["127.0.0.1", "127.0.0.2"], ...options.smtp });
@@ -58,16 +64,24 @@ async function rig(
     VERIFY_GREYLIST_RETRY_SECONDS: "0.2",
     VERIFY_CACHE_SECONDS: "3600",
     VERIFY_TLS_CA_FILE: FAKE_TLS_CA_FILE,
+    // The fake mail hosts listen on 127.0.0.x.
+    VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
     ...options.env,
   }).verify;
   const kv = await Deno.openKv(":memory:");
   const clock = new FakeClock();
   const sessions: SmtpSessionEvent[] = [];
+  const dns_ = await createDnsResolver({
+    nameServer: config.dnsServer,
+    timeoutMs: config.commandTimeoutMs,
+  });
+  assert.equal(dns_.client, "wire");
   const verifier = createSmtpVerifier({
-    dns: createDenoResolver({ nameServer: config.dnsServer, timeoutMs: config.commandTimeoutMs }),
+    dns: dns_.resolver,
     kv,
     config,
     clock,
+    connect: options.connect,
     onSession: (event) => sessions.push(event),
   });
   return {
@@ -535,7 +549,10 @@ Deno.test("engine: every DNS query goes to the configured server", OPEN, async (
     await r.verify(["ada@example.test"]);
     assert.deepEqual(
       r.dns.queries.filter((q) => q.type !== "AAAA"),
-      [{ name: "example.test", type: "MX" }, { name: "mx1.example.test", type: "A" }],
+      [
+        { name: "example.test", type: "MX", transport: "udp" },
+        { name: "mx1.example.test", type: "A", transport: "udp" },
+      ],
     );
   } finally {
     await r.close();
@@ -549,6 +566,158 @@ Deno.test("engine: a malformed request is a caller's bug (RangeError)", OPEN, as
     await assert.rejects(() => r.verify(["a@other.test"]), RangeError);
     await assert.rejects(() => r.verify(["a\r\nRSET@example.test"]), RangeError);
     await assert.rejects(() => r.verify(["a@x.test"], "bad domain"), RangeError);
+    assert.equal(r.smtp.connections(), 0);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: SERVFAIL or REFUSED for the domain → unavailable dns-error", OPEN, async () => {
+  const r = await rig({
+    zone: { ...ZONE, "servfail.test": { servfail: true }, "refused.test": { refused: true } },
+  });
+  try {
+    for (const domain of ["servfail.test", "refused.test"]) {
+      assert.deepEqual(await r.verify([`a@${domain}`], domain), {
+        kind: "unavailable",
+        why: "dns-error",
+        evidence: null,
+      });
+      // Not cached as the domain's mail hosts: the next lookup asks DNS again.
+      assert.equal((await r.kv.get(mailHostsKey(domain))).value, null);
+    }
+    assert.equal(r.smtp.connections(), 0);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("engine: a DNS answer slower than Deno's ~2 s is waited for", OPEN, async () => {
+  const r = await rig({
+    zone: {
+      "slow.example.test": {
+        mx: [{ preference: 10, exchange: "mx1.example.test" }],
+        delayMs: 1100,
+      },
+      "mx1.example.test": { a: ["127.0.0.1"], delayMs: 1100 },
+    },
+    smtp: { behaviour: { mailboxes: { "ada@slow.example.test": "accept" } } },
+    env: { VERIFY_TIMEOUT_SECONDS: "3" },
+  });
+  try {
+    const started = performance.now();
+    const outcome = await r.verify(["ada@slow.example.test"], "slow.example.test");
+    assert.equal(outcome.kind, "valid", JSON.stringify(outcome));
+    assert.ok(performance.now() - started >= 2000);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test(
+  "engine: MX hosts that do not exist → unusable; unresolvable → dns-error",
+  OPEN,
+  async () => {
+    const r = await rig({
+      zone: {
+        ...ZONE,
+        // Every MX host is NXDOMAIN or has no address.
+        "ghost.test": {
+          mx: [
+            { preference: 10, exchange: "mx.nowhere.test" },
+            { preference: 20, exchange: "mx.noaddress.test" },
+          ],
+        },
+        "mx.noaddress.test": { txt: ["no address here"] },
+        // The one MX host's name cannot be resolved now.
+        "flaky.test": { mx: [{ preference: 10, exchange: "mx.flaky.test" }] },
+        "mx.flaky.test": { servfail: true },
+        // One host missing, the other refuses connections: the domain exists, its host is down.
+        "half.test": {
+          mx: [
+            { preference: 10, exchange: "mx.nowhere.test" },
+            { preference: 20, exchange: "mx.closed.test" },
+          ],
+        },
+        "mx.closed.test": { a: ["127.0.0.9"] }, // nothing listens there
+      },
+    });
+    try {
+      assert.deepEqual(await r.verify(["a@ghost.test"], "ghost.test"), {
+        kind: "unusable-domain",
+        why: "no-mail-host",
+      });
+      assert.deepEqual(await r.verify(["a@flaky.test"], "flaky.test"), {
+        kind: "unavailable",
+        why: "dns-error",
+        evidence: null,
+      });
+      const half = await r.verify(["a@half.test"], "half.test");
+      assert.equal(half.kind, "unavailable");
+      assert.equal(half.kind === "unavailable" && half.why, "hosts-down");
+      assert.equal(r.smtp.connections("127.0.0.1"), 0);
+    } finally {
+      await r.close();
+    }
+  },
+);
+
+Deno.test("engine: non-global mail host addresses are never dialled by default", OPEN, async () => {
+  const dialled: string[] = [];
+  const refusingConnect: SmtpConnect = (options) => {
+    // Only records what would be dialled: nothing leaves the machine.
+    dialled.push(options.hostname);
+    return Promise.reject(new Deno.errors.ConnectionRefused("refused by the test"));
+  };
+  const internal = [
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "224.0.0.1",
+    "255.255.255.255",
+    "192.0.2.1",
+  ];
+  const r = await rig({
+    zone: {
+      "internal.test": {
+        mx: [
+          { preference: 10, exchange: "mx.v4.test" },
+          { preference: 20, exchange: "mx.v6.test" },
+        ],
+      },
+      "mx.v4.test": { a: internal },
+      "mx.v6.test": { aaaa: ["::1", "fe80::1", "fd00::1", "::", "ff02::1", "::ffff:a00:1"] },
+      // No MX: the domain's own address, on loopback.
+      "direct.test": { a: ["127.0.0.1"] },
+      // One internal host, one global (refused by the test's connect): the global one is tried.
+      "mixed.test": {
+        mx: [
+          { preference: 10, exchange: "mx.v4.test" },
+          { preference: 20, exchange: "mx.public.test" },
+        ],
+      },
+      "mx.public.test": { a: ["203.0.114.7"] },
+    },
+    env: { VERIFY_ALLOW_PRIVATE_ADDRESSES: "" },
+    connect: refusingConnect,
+  });
+  try {
+    assert.equal(r.config.allowPrivateAddresses, false);
+    for (const domain of ["internal.test", "direct.test"]) {
+      assert.deepEqual(await r.verify([`a@${domain}`], domain), {
+        kind: "unusable-domain",
+        why: "no-public-address",
+      });
+    }
+    assert.deepEqual(dialled, []);
+    const mixed = await r.verify(["a@mixed.test"], "mixed.test");
+    assert.equal(mixed.kind, "unavailable");
+    assert.equal(mixed.kind === "unavailable" && mixed.why, "hosts-down");
+    assert.deepEqual(dialled, ["203.0.114.7"]);
     assert.equal(r.smtp.connections(), 0);
   } finally {
     await r.close();

@@ -153,6 +153,18 @@ export interface VerifyConfig {
   cacheSeconds: number;
   /** `VERIFY_TLS_CA_FILE`: PEM file of extra CA certificates trusted for STARTTLS. */
   tlsCaFile: string | null;
+  /**
+   * `VERIFY_ALLOW_PRIVATE_ADDRESSES` (default false): dial mail hosts whose addresses are not
+   * global (loopback, RFC 1918, link-local, unique-local, CGNAT, multicast, reserved…). Off, such
+   * an address is never connected to, so an MX record cannot turn the verifier into a probe of
+   * internal hosts; fake setups on 127.0.0.x turn it on.
+   */
+  allowPrivateAddresses: boolean;
+  /**
+   * On Deno Deploy (no UDP sockets) DNS goes through `Deno.resolveDns`, which cannot tell SERVFAIL
+   * from NXDOMAIN; elsewhere the engine's own wire resolver asks.
+   */
+  dnsWithDenoOnly: boolean;
   /** `VERIFIED_EMAIL_MAX_AGE_DAYS`: how recent a directory address must be to answer without SMTP. */
   verifiedEmailMaxAgeDays: number;
 }
@@ -214,6 +226,15 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
   return Number(raw);
 }
 
+/** `true`/`false` (also 1/0, yes/no), case ignored. */
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (["true", "1", "yes"].includes(raw)) return true;
+  if (["false", "0", "no"].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
 /** Seconds as a decimal (`0.2` allowed, for tests), returned in milliseconds. */
 function seconds(env: Env, name: string, fallback: number): number {
   const raw = env[name]?.trim();
@@ -256,6 +277,8 @@ function loadVerifyConfig(env: Env, onDeploy: boolean): VerifyConfig {
     greylistRetryMs: seconds(env, "VERIFY_GREYLIST_RETRY_SECONDS", 20),
     cacheSeconds: integer(env, "VERIFY_CACHE_SECONDS", 3600),
     tlsCaFile: env.VERIFY_TLS_CA_FILE?.trim() || null,
+    allowPrivateAddresses: flag(env, "VERIFY_ALLOW_PRIVATE_ADDRESSES", false),
+    dnsWithDenoOnly: onDeploy,
     verifiedEmailMaxAgeDays: integer(env, "VERIFIED_EMAIL_MAX_AGE_DAYS", 90),
   };
 }

@@ -24,12 +24,14 @@ export interface SmtpEvidence {
   checkedAt: string;
 }
 
+export type UnusableWhy = "nxdomain" | "null-mx" | "no-mail-host" | "no-public-address";
+
 export type UnavailableWhy =
   | "greylisted" // 4xx on the first try and on the one retry
   | "policy" // 5.7.x, spam or block replies: the sender was refused, not the mailbox
   | "hosts-down" // no MX host could be reached, or every one dropped us or said 421
   | "timeout" // a command or the whole lookup ran out of time
-  | "dns-error" // the resolver failed (timeout, refused), not NXDOMAIN (Deno reads SERVFAIL as one)
+  | "dns-error" // the resolver could not answer (SERVFAIL, REFUSED, timeout), not NXDOMAIN
   | "tls-error" // the TLS handshake failed and the plaintext retry could not connect
   | "unexpected-reply" // a reply that says neither yes, no, later nor "refused" (e.g. 552, 500)
   | "verifier-error"; // the remote verifier could not be asked or answered nonsense
@@ -41,8 +43,12 @@ export type VerificationOutcome =
   | { kind: "rejected"; evidence: SmtpEvidence }
   /** The random probe was accepted: the domain accepts everything, so no candidate can be told. */
   | { kind: "catch-all"; evidence: SmtpEvidence }
-  /** NXDOMAIN, a null MX (RFC 7505), or neither MX nor A/AAAA records: no mail can go there. */
-  | { kind: "unusable-domain"; why: "nxdomain" | "null-mx" | "no-mail-host" }
+  /**
+   * No mail can go there from the internet: NXDOMAIN, a null MX (RFC 7505), neither MX nor
+   * A/AAAA records, MX hosts that do not exist (`no-mail-host`), or mail hosts whose only
+   * addresses are not global (`no-public-address`: loopback, private, link-local…, never dialled).
+   */
+  | { kind: "unusable-domain"; why: UnusableWhy }
   /** Verification was not possible now; never read as invalid. */
   | { kind: "unavailable"; why: UnavailableWhy; evidence: SmtpEvidence | null };
 

@@ -5,7 +5,9 @@
  * candidate on that same session. Hosts are tried in preference order; one that cannot be
  * reached, says 421 or drops us gives way to the next. Every DNS query goes through `dns`
  * (so `VERIFY_DNS_SERVER` applies to all of them); each host is dialled at its resolved
- * address on `config.smtpPort`.
+ * address on `config.smtpPort`, and only at a global one unless `allowPrivateAddresses`.
+ * MX hosts that all do not exist (NXDOMAIN, no address) or have only non-global addresses make
+ * the domain unusable; a host whose name cannot be resolved now makes the lookup unavailable.
  *
  * Per domain, KV keeps the mail hosts and the catch-all verdict for `cacheSeconds`: a known
  * catch-all is answered from the cache with no session; a known non-catch-all skips the probe.
@@ -25,6 +27,7 @@ import type {
   VerificationRequest,
 } from "./email_verifier.ts";
 import { findMailHosts, type MailHost } from "./find_mail_hosts.ts";
+import { isPublicAddress } from "./is_public_address.ts";
 import { type HostResult, probeMailHost } from "./probe_mail_host.ts";
 import { createVerificationCache } from "./verification_cache.ts";
 import { isAddressAt, isMailDomain } from "./verification_schema.ts";
@@ -110,16 +113,29 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
       why: "hosts-down",
       evidence: null,
     };
+    /** Hosts that do not exist or have no address, and hosts with only non-global ones. */
+    let missing = 0;
+    let notPublic = 0;
     for (const host of hosts) {
       progress.mxHost = host.name;
       let addresses = host.addresses;
       if (!addresses) {
         const answer = await dns.addresses(host.name, { signal });
+        if (answer.kind === "error") {
+          failure = { why: "dns-error", evidence: null };
+          continue;
+        }
         if (answer.kind !== "records" || answer.records.length === 0) {
-          failure = { why: answer.kind === "error" ? "dns-error" : "hosts-down", evidence: null };
+          missing++;
           continue;
         }
         addresses = answer.records;
+      }
+      // Never dial a loopback, private, link-local… address an MX record points at.
+      if (!config.allowPrivateAddresses) addresses = addresses.filter(isPublicAddress);
+      if (addresses.length === 0) {
+        notPublic++;
+        continue;
       }
       let result: HostResult | null = null;
       for (const address of addresses) {
@@ -142,6 +158,10 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
       }
       if (result?.kind === "decided") return result.outcome;
       if (result) failure = { why: result.why, evidence: result.evidence };
+    }
+    // Every host definitely unreachable from the internet: the domain cannot receive mail.
+    if (missing + notPublic === hosts.length) {
+      return { kind: "unusable-domain", why: notPublic > 0 ? "no-public-address" : "no-mail-host" };
     }
     return { kind: "unavailable", ...failure };
   }

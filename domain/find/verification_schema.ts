@@ -4,7 +4,7 @@
  * addresses, every one at that domain) and the outcome (exactly `VerificationOutcome`).
  */
 import { z } from "zod";
-import type { UnavailableWhy, VerificationOutcome } from "./email_verifier.ts";
+import type { UnavailableWhy, UnusableWhy, VerificationOutcome } from "./email_verifier.ts";
 
 export const MAX_CANDIDATES = 50;
 
@@ -52,6 +52,13 @@ const UNAVAILABLE_WHYS = [
   "verifier-error",
 ] as const satisfies readonly UnavailableWhy[];
 
+const UNUSABLE_WHYS = [
+  "nxdomain",
+  "null-mx",
+  "no-mail-host",
+  "no-public-address",
+] as const satisfies readonly UnusableWhy[];
+
 const evidence = z.object({
   mxHost: z.string(),
   smtpCode: z.number().int().nullable(),
@@ -65,7 +72,7 @@ export const verificationOutcomeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("catch-all"), evidence }),
   z.object({
     kind: z.literal("unusable-domain"),
-    why: z.enum(["nxdomain", "null-mx", "no-mail-host"]),
+    why: z.enum(UNUSABLE_WHYS),
   }),
   z.object({
     kind: z.literal("unavailable"),
@@ -79,4 +86,6 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const outcomeMatches: Same<z.infer<typeof verificationOutcomeSchema>, VerificationOutcome> = true;
 const whysComplete: Same<typeof UNAVAILABLE_WHYS[number], UnavailableWhy> = true;
 void outcomeMatches;
+const unusableComplete: Same<typeof UNUSABLE_WHYS[number], UnusableWhy> = true;
 void whysComplete;
+void unusableComplete;

@@ -147,7 +147,7 @@ export const FindAnswerSchema = z.object({
   }),
   reason: z.enum(FIND_REASONS).nullable().openapi({
     description:
-      "Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (no MX/A, null MX or NXDOMAIN; not billed), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, or a provider could not answer; not billed), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)",
+      "Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (NXDOMAIN, a null MX, neither MX nor A/AAAA, MX hosts that do not exist, or mail hosts only on loopback/private/link-local or other non-global addresses, which are never connected to; not billed), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, DNS that could not answer (SERVFAIL, REFUSED, no answer), or a provider could not answer; not billed), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)",
   }),
   ...LookupBillingFields,
   ...CreditsChargedField,

@@ -18,11 +18,13 @@
  * Names are matched case-insensitively, without a trailing dot. A name not in the zone answers
  * NXDOMAIN (rcode 3); a name in the zone without the asked type answers NOERROR with no
  * records (with an SOA in the authority section, as real servers do). `servfail` answers rcode 2
- * to every query of that name; `silent` never answers (the client times out); `delayMs` delays
- * every answer of that name. Every query is recorded in `queries`.
+ * and `refused` rcode 5 to every query of that name; `silent` never answers (the client times
+ * out); `delayMs` delays every answer of that name; `truncate` sets TC over UDP (no records) and
+ * answers in full over TCP. Every query is recorded in `queries`, with its transport.
  *
- * Under `Deno.resolveDns`, NXDOMAIN, "no record of that type" and SERVFAIL all raise `NotFound`
- * (measured): use `silent` to make the resolver fail with a timeout.
+ * Under `Deno.resolveDns`, NXDOMAIN, "no record of that type", SERVFAIL and REFUSED all raise
+ * `NotFound` (measured, Deno 2.9.6; `domain/providers/dns/deno_resolver_test.ts` pins it); the
+ * service's own wire resolver tells them apart.
  */
 import dns2 from "dns2";
 
@@ -40,6 +42,10 @@ export interface FakeZoneEntry {
   txt?: string[];
   /** Answer SERVFAIL to every query for this name. */
   servfail?: boolean;
+  /** Answer REFUSED to every query for this name. */
+  refused?: boolean;
+  /** Over UDP, answer with the TC (truncated) bit and no records; over TCP, answer in full. */
+  truncate?: boolean;
   /** Never answer queries for this name. */
   silent?: boolean;
   /** Wait this long before answering. */
@@ -53,6 +59,7 @@ export interface FakeDnsQuery {
   name: string;
   /** `A`, `AAAA`, `MX`, or the numeric type as text. */
   type: string;
+  transport: "udp" | "tcp";
 }
 
 export interface FakeDns {
@@ -130,7 +137,7 @@ export async function startFakeDns(zone: FakeZone = {}): Promise<FakeDns> {
   const queries: FakeDnsQuery[] = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
 
-  const handle: dns2.DnsHandler = (request, send) => {
+  const handler = (transport: "udp" | "tcp"): dns2.DnsHandler => (request, send) => {
     const response = Packet.createResponseFromRequest(request);
     const question = request.questions[0];
     if (!question) {
@@ -139,7 +146,7 @@ export async function startFakeDns(zone: FakeZone = {}): Promise<FakeDns> {
       return;
     }
     const name = normalize(question.name);
-    queries.push({ name, type: TYPE_NAMES[question.type] ?? String(question.type) });
+    queries.push({ name, type: TYPE_NAMES[question.type] ?? String(question.type), transport });
     const entry = names.get(name);
     if (entry?.silent) return;
     response.header.aa = 1;
@@ -148,6 +155,11 @@ export async function startFakeDns(zone: FakeZone = {}): Promise<FakeDns> {
       response.authorities.push(soaFor(name.split(".").slice(-1)[0] || name));
     } else if (entry.servfail) {
       response.header.rcode = Packet.RCODE.SERVFAIL;
+    } else if (entry.refused) {
+      response.header.aa = 0;
+      response.header.rcode = Packet.RCODE.REFUSED;
+    } else if (entry.truncate && transport === "udp") {
+      response.header.tc = 1;
     } else {
       const answers = answersFor(question.name, question.type, entry);
       response.answers.push(...answers);
@@ -163,12 +175,12 @@ export async function startFakeDns(zone: FakeZone = {}): Promise<FakeDns> {
     } else reply();
   };
 
-  const udp = dns2.createUDPServer(handle);
+  const udp = dns2.createUDPServer(handler("udp"));
   udp.on("requestError", () => {});
   udp.on("error", () => {});
   await udp.listen(0, "127.0.0.1");
   const port = udp.address().port;
-  const tcp = dns2.createTCPServer(handle);
+  const tcp = dns2.createTCPServer(handler("tcp"));
   const sockets = new Set<{ destroy(): void }>();
   tcp.on("connection", (socket: { destroy(): void; once(e: string, f: () => void): void }) => {
     sockets.add(socket);

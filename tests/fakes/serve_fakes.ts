@@ -101,6 +101,8 @@ export async function startFakeWorld() {
     VERIFY_TLS_CA_FILE: FAKE_TLS_CA_FILE,
     VERIFY_HELO_NAME: "fakes.test",
     VERIFY_GREYLIST_RETRY_SECONDS: "1",
+    // The fake mail hosts listen on 127.0.0.x: let the engine dial them.
+    VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
     WIKIDATA_API_URL: wikidata.url,
     NETWORK_SEARCH_PROVIDER: "brave",
     BRAVE_SEARCH_URL: brave.url,

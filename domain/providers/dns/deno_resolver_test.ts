@@ -63,3 +63,28 @@ Deno.test("deno resolver: MX, null MX, empty, nxdomain, addresses, timeout", OPE
     await dns.close();
   }
 });
+
+Deno.test(
+  "deno resolver (the fallback): SERVFAIL and REFUSED read as nxdomain (measured limit)",
+  OPEN,
+  async () => {
+    // Pins why the service resolves on the wire itself: Deno.resolveDns raises the same
+    // NotFound, with the same message, for NXDOMAIN, an empty answer, SERVFAIL and REFUSED.
+    const dns = await startFakeDns({
+      "servfail.test": { servfail: true },
+      "refused.test": { refused: true },
+      "slow.test": { a: ["127.0.0.1"], delayMs: 2100 },
+    });
+    const resolver = createDenoResolver({ nameServer: dns.nameServer, timeoutMs: 5000 });
+    try {
+      assert.deepEqual(await resolver.mx("servfail.test"), { kind: "nxdomain" });
+      assert.deepEqual(await resolver.mx("refused.test"), { kind: "nxdomain" });
+      // And its resolver gives up after ~2 s whatever the timeout asked (an answer due at 2.1 s).
+      const started = performance.now();
+      assert.equal((await resolver.addresses("slow.test")).kind, "error");
+      assert.ok(performance.now() - started < 3000);
+    } finally {
+      await dns.close();
+    }
+  },
+);

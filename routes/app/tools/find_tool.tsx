@@ -221,9 +221,9 @@ export const FIND_REASON_TEXT: Record<FindReason, string> = {
   "catch-all":
     "The company’s mail server accepts every address, so no address can be confirmed for this person. The lookup was completed, so it is charged.",
   "unusable-domain":
-    "This domain cannot receive email: it does not exist, has no mail server, or says it takes no mail. No email search ran.",
+    "This domain cannot receive email from the internet: it does not exist, has no mail server (or only one on an internal network address), or says it takes no mail. No email search ran.",
   "verification-unavailable":
-    "The check could not be made right now: the mail server delayed or blocked us, could not be reached or did not answer in time (or the company lookup did not answer). Nothing was charged for the email; try again later.",
+    "The check could not be made right now: the domain’s DNS could not answer, or the mail server delayed or blocked us, could not be reached or did not answer in time (or the company lookup did not answer). Nothing was charged for the email; try again later.",
   "company-not-found":
     "No web domain was found for this company name, so no email search ran. Looking up the company is charged.",
   "profile-not-found":
