@@ -209,3 +209,14 @@ Deno.test("candidates: the domain is normalised", () => {
   assert.equal(at("@acme.test"), "hiroshi.tanaka@acme.test");
   assert.equal(at("bücher.test"), "hiroshi.tanaka@xn--bcher-kva.test");
 });
+
+Deno.test("candidates: a shared role mailbox is never one, whatever the name", () => {
+  const info = locals(emailCandidates({ given: "Info", surname: "Smith" }, "acme.test"));
+  assert.ok(!info.includes("info"), "info@ is nobody's personal address");
+  assert.deepEqual(info.slice(0, 3), ["info.smith", "ismith", "infosmith"]);
+  const jobs = locals(emailCandidates({ given: "Steve", surname: "Jobs" }, "acme.test"));
+  assert.ok(!jobs.includes("jobs"));
+  assert.ok(jobs.includes("steve.jobs") && jobs.includes("steve"));
+  const sales = locals(emailCandidates({ given: "Ana", surname: "Sales" }, "acme.test"));
+  assert.ok(!sales.includes("sales"));
+});

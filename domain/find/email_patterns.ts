@@ -19,6 +19,7 @@
 import { foldSpelling } from "../name_parse/fold_spelling.ts";
 import { repairMojibakeWords } from "../name_parse/mojibake.ts";
 import { isParticle } from "../name_parse/particles.ts";
+import { isRoleMailbox } from "./role_mailbox.ts";
 
 /**
  * Every pattern, in the default order find tries them.
@@ -284,15 +285,17 @@ function allSpellings(s: NameSpellings): NameParts[] {
 /**
  * Which pattern a known address (or its local part) follows for this person, or null when none
  * does. Case is ignored, a `+tag` is ignored, and a trailing number (jane.doe2, told apart from a
- * namesake) still counts as its pattern. When several patterns give the same local part (a
- * one-letter given name makes `flast` and `firstlast` equal), the more common one is named.
+ * namesake) still counts as its pattern; a shared role mailbox (`info@`) follows none. When several
+ * patterns give the same local part (a one-letter given name makes `flast` and `firstlast` equal),
+ * the more common one is named.
  */
 export function patternOf(localPart: string, name: PersonName): PatternName | null {
   const at = localPart.lastIndexOf("@");
   const local = (at >= 0 ? localPart.slice(0, at) : localPart).trim().toLowerCase()
     .replace(/\+.*$/s, "");
   const spellings = nameSpellings(name);
-  if (local === "" || spellings === null) return null;
+  // A shared role mailbox (`info@` of "Info Smith") follows no personal pattern.
+  if (local === "" || spellings === null || isRoleMailbox(local)) return null;
   const all = allSpellings(spellings);
   const match = (candidate: string): PatternName | null => {
     for (const pattern of PATTERN_NAMES) {

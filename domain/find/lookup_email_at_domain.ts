@@ -11,6 +11,7 @@ import { findPersonAtDomain } from "../directory/find_person_at_domain.ts";
 import { recordVerifiedEmail } from "../directory/record_verified_email.ts";
 import { verifiedAddressesAtDomain } from "../directory/verified_addresses_at_domain.ts";
 import { emailCandidates } from "./email_candidates.ts";
+import { isRoleMailbox } from "./role_mailbox.ts";
 import { type PersonName, rankPatterns } from "./email_patterns.ts";
 import {
   DIRECTORY_VALID_CONFIDENCE,
@@ -52,7 +53,10 @@ export async function lookupEmailAtDomain(
   });
   const found = foundPerson(input, person);
 
-  const known = person?.emails.filter((e) => e.address.endsWith(`@${domain}`)) ?? [];
+  // A shared role mailbox (`info@`) on a person's record is never delivered or asked as theirs.
+  const known =
+    person?.emails.filter((e) => e.address.endsWith(`@${domain}`) && !isRoleMailbox(e.address)) ??
+      [];
   const maxAgeMs = ctx.settings.verifiedEmailMaxAgeDays * 86_400_000;
   const recent = known.find((e) =>
     e.status === "valid" && e.verifiedAt !== null &&
