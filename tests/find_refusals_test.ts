@@ -6,8 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { recordVerifiedEmail } from "../domain/directory/record_verified_email.ts";
+import { addDoNotContact } from "../domain/do_not_contact/add_do_not_contact.ts";
 import { createTestWorkspace, DB_TEST } from "./harness.ts";
-import { finder, PRICE_EMAIL, startWorld } from "./find_world.ts";
+import { finder, pointsSpent, PRICE_COMPANY, PRICE_EMAIL, startWorld } from "./find_world.ts";
+
+const MX1 = { mx: [{ preference: 10, exchange: "mx1.example.test" }] };
 
 Deno.test("find: a shared role mailbox is never a person's address", DB_TEST, async (t) => {
   const world = await startWorld({ accept: ["info@acme.test", "sales@acme.test"] });
@@ -49,6 +52,155 @@ Deno.test("find: a shared role mailbox is never a person's address", DB_TEST, as
       assert.equal(data.email, null);
       assert.ok(!smtp.rcpts.some((r) => r.address === "sales@acme.test"));
       assert.equal(data.pointsCharged, PRICE_EMAIL, "the lookup ran: every candidate rejected");
+    });
+  } finally {
+    await world.close();
+  }
+});
+
+Deno.test(
+  "find: free-mail and disposable domains are refused before any traffic",
+  DB_TEST,
+  async (t) => {
+    // Their DNS and mail server would answer (and accept John): the refusal must come first.
+    const world = await startWorld({
+      dns: { "gmail.com": MX1, "mailinator.com": MX1, "eu.mailinator.com": MX1 },
+      accept: ["john.smith@gmail.com", "john.smith@mailinator.com", "john.smith@eu.mailinator.com"],
+      companies: [{ id: "Q200", label: "Gmail", website: "https://gmail.com/" }],
+    });
+    const { env, smtp, dns } = world;
+    try {
+      const ws = await createTestWorkspace(env, 1000);
+      const find = finder(env, ws.apiKey);
+      const cases: [string, string][] = [
+        ["gmail.com", "free-mail-domain"],
+        ["https://www.gmail.com/", "free-mail-domain"],
+        ["mailinator.com", "disposable-domain"],
+        ["eu.mailinator.com", "disposable-domain"],
+      ];
+      for (const [company, reason] of cases) {
+        await t.step(`email mode, ${company}: ${reason}, not billed, no DNS or SMTP`, async () => {
+          const queries = dns.queries.length;
+          const sessions = smtp.connections();
+          const spent = await pointsSpent(env, ws.workspaceId);
+          const { status, data } = await find({ name: "John Smith", company });
+          assert.equal(status, 200);
+          assert.equal(data.found, false);
+          assert.equal(data.email, null);
+          assert.equal(data.reason, reason);
+          assert.equal(data.charged, false);
+          assert.equal(data.pointsCharged, 0);
+          assert.equal(data.creditsCharged, 0);
+          assert.equal(dns.queries.length, queries, "no DNS query");
+          assert.equal(smtp.connections(), sessions, "no SMTP session");
+          assert.equal(await pointsSpent(env, ws.workspaceId), spent);
+        });
+      }
+
+      await t.step("a retry under the same key replays the refusal", async () => {
+        const first = await find({ name: "John Smith", company: "gmail.com" }, "free-1");
+        const again = await find({ name: "John Smith", company: "gmail.com" }, "free-1");
+        assert.equal(first.data.replay, false);
+        assert.equal(again.data.replay, true);
+        assert.equal(again.data.reason, "free-mail-domain");
+      });
+
+      await t.step(
+        "company mode resolving to a free-mail domain: the company part only",
+        async () => {
+          const sessions = smtp.connections();
+          const spent = await pointsSpent(env, ws.workspaceId);
+          const { data } = await find({ mode: "company", name: "John Smith", company: "Gmail" });
+          assert.equal(data.found, false);
+          assert.equal(data.reason, "free-mail-domain");
+          assert.equal(data.company.domain, "gmail.com");
+          assert.equal(data.pointsCharged, PRICE_COMPANY);
+          assert.equal(smtp.connections(), sessions, "no SMTP session");
+          assert.equal(await pointsSpent(env, ws.workspaceId), spent + PRICE_COMPANY);
+        },
+      );
+    } finally {
+      await world.close();
+    }
+  },
+);
+
+Deno.test("find: the do-not-contact list holds, before any DNS or SMTP", DB_TEST, async (t) => {
+  const world = await startWorld({
+    dns: { "mail.acme.test": MX1 },
+    accept: ["john.smith@mail.acme.test"],
+  });
+  const { env, smtp, dns } = world;
+  try {
+    const ws = await createTestWorkspace(env, 1000);
+    const other = await createTestWorkspace(env, 1000);
+    const find = finder(env, ws.apiKey);
+    const refused = async (body: Record<string, unknown>, key?: string) => {
+      const queries = dns.queries.length;
+      const sessions = smtp.connections();
+      const spent = await pointsSpent(env, ws.workspaceId);
+      const { status, data } = await find(body, key);
+      assert.equal(status, 200);
+      assert.equal(data.found, false);
+      assert.equal(data.email, null);
+      assert.equal(data.reason, "do-not-contact");
+      assert.equal(data.charged, false);
+      assert.equal(data.pointsCharged, 0);
+      assert.equal(data.person, null, "nothing about the listed person");
+      assert.equal(dns.queries.length, queries, "no DNS query");
+      assert.equal(smtp.connections(), sessions, "no SMTP session");
+      assert.equal(await pointsSpent(env, ws.workspaceId), spent);
+      return data;
+    };
+
+    await t.step("a listed address: its person is refused, uncharged", async () => {
+      await addDoNotContact(env.db.sql, {
+        workspaceId: ws.workspaceId,
+        email: "grace.hopper@acme.test",
+      });
+      await refused({ name: "Grace Hopper", company: "acme.test" });
+      const rows = await env.db.sql`
+        SELECT 1 FROM person_emails WHERE address = 'grace.hopper@acme.test'`;
+      assert.equal(rows.length, 0, "nothing written to the directory");
+    });
+
+    await t.step("another workspace's list does not apply", async () => {
+      const { data } = await finder(env, other.apiKey)({
+        name: "Grace Hopper",
+        company: "acme.test",
+      });
+      assert.equal(data.found, true);
+      assert.equal(data.email, "grace.hopper@acme.test");
+    });
+
+    await t.step("a listed address known to the directory is not delivered from it", async () => {
+      // The directory now holds Grace's address, verified just now (the step above).
+      await refused({ name: "Grace Hopper", company: "acme.test" });
+    });
+
+    await t.step("a listed domain, and a host beneath it, are refused", async () => {
+      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "acme.test" });
+      await refused({ name: "Linus Torvalds", company: "acme.test" });
+      await refused({ name: "John Smith", company: "mail.acme.test" });
+    });
+
+    await t.step("company mode: refused after the resolver, nothing billed", async () => {
+      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "initech.test" });
+      const data = await refused({ mode: "company", name: "Peter Gibbons", company: "Initech" });
+      assert.equal(data.company.domain, "initech.test");
+    });
+
+    await t.step("a removed entry: the same key runs again", async () => {
+      const other = { name: "Ada Lovelace", company: "catchall.test" };
+      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "catchall.test" });
+      await refused(other, "dnc-1");
+      await env.db.sql`
+        DELETE FROM do_not_contact WHERE workspace_id = ${ws.workspaceId}
+           AND value = 'catchall.test'`;
+      const { data } = await find(other, "dnc-1");
+      assert.equal(data.replay, false);
+      assert.equal(data.reason, "catch-all");
+      assert.equal(data.pointsCharged, PRICE_EMAIL);
     });
   } finally {
     await world.close();

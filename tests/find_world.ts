@@ -28,6 +28,8 @@ export interface World {
 export interface WorldExtras {
   dns?: Parameters<typeof startFakeDns>[0];
   accept?: readonly string[];
+  /** More companies the Wikidata fake knows. */
+  companies?: NonNullable<Parameters<typeof startFakeWikidata>[0]>["companies"];
 }
 
 /** Fake DNS, SMTP and Wikidata, and an app whose ports are built from config pointing at them. */
@@ -69,6 +71,7 @@ export async function startWorld(extras: WorldExtras = {}): Promise<World> {
       { id: "Q100", label: "Initech", website: "https://www.initech.test/" },
       { id: "Q101", label: "Hooli", website: "https://hooli.test" },
       { id: "Q102", label: "Nowebsite Corp" },
+      ...(extras.companies ?? []),
     ],
   });
   const config = loadConfig({

@@ -147,7 +147,7 @@ export const FindAnswerSchema = z.object({
   }),
   reason: z.enum(FIND_REASONS).nullable().openapi({
     description:
-      "Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (no MX/A, null MX or NXDOMAIN; not billed), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, or a provider could not answer; not billed), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)",
+      "Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (no MX/A, null MX or NXDOMAIN; not billed), `free-mail-domain` / `disposable-domain` (the domain is a free mailbox provider such as gmail.com, or a throwaway-address service: no work email lives there; refused before any DNS or SMTP, not billed; in company mode the company part is billed, as for `unusable-domain`), `do-not-contact` (the domain, a parent domain, or this person's address is on the workspace's do-not-contact list; refused before any DNS or SMTP, nothing billed in any mode, nothing about the person returned), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, or a provider could not answer; not billed), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)",
   }),
   ...LookupBillingFields,
   ...CreditsChargedField,
