@@ -206,3 +206,49 @@ Deno.test("find: the do-not-contact list holds, before any DNS or SMTP", DB_TEST
     await world.close();
   }
 });
+
+Deno.test(
+  "find: a control character in name, company or networkUrl is a 400",
+  DB_TEST,
+  async (t) => {
+    const world = await startWorld();
+    const { env, smtp, dns } = world;
+    try {
+      const ws = await createTestWorkspace(env, 1000);
+      const find = finder(env, ws.apiKey);
+      const controls = ["\r\n", "\n", "\r", "\t", "\u0000", "\u001b", "\u007f", "\u0085", "\u009b"];
+      for (const c of controls) {
+        const code = [...c].map((x) => `U+${x.codePointAt(0)!.toString(16).padStart(4, "0")}`).join(
+          " ",
+        );
+        const bodies: [string, Record<string, string>][] = [
+          ["name", { name: `Jane Doe${c}RCPT TO:<x@y.test>`, company: "acme.test" }],
+          ["company", { name: "Jane Doe", company: `acme.test${c}` }],
+          ["company", { mode: "company", name: "Jane Doe", company: `Initech${c}Inc` }],
+          ["networkUrl", { mode: "network", networkUrl: `https://network.example/in/x${c}` }],
+        ];
+        await t.step(`${code}: 400 validation_error, uncharged, no traffic`, async () => {
+          const queries = dns.queries.length;
+          const sessions = smtp.connections();
+          for (const [field, body] of bodies) {
+            const { status, error } = await find(body);
+            assert.equal(status, 400, `${field} ${JSON.stringify(body)}`);
+            assert.equal(error.code, "validation_error");
+            assert.match(error.message, new RegExp(`${field} must not contain control characters`));
+          }
+          assert.equal(dns.queries.length, queries);
+          assert.equal(smtp.connections(), sessions);
+          assert.equal(await pointsSpent(env, ws.workspaceId), 0);
+        });
+      }
+
+      await t.step("plain spaces, and letters beyond ASCII, are still a name", async () => {
+        const { status, data } = await find({ name: "  José  Núñez ", company: "acme.test" });
+        assert.equal(status, 200);
+        assert.equal(data.reason, "not-found");
+      });
+    } finally {
+      await world.close();
+    }
+  },
+);

@@ -4,16 +4,18 @@ import { ServiceError } from "../../domain/errors.ts";
 import { bareHost } from "../../domain/find/bare_host.ts";
 import { EMAIL_STATUSES, FIND_REASONS, type FindMode } from "../../domain/find/find_answer.ts";
 import type { FindInput } from "../../domain/find/find_work_email.ts";
-import { CreditsChargedField, LookupBillingFields, withoutControlCharacters } from "../schemas.ts";
+import {
+  controlCharacterMessage,
+  hasAnyControlCharacter,
+} from "../../domain/shared/control_characters.ts";
+import { CreditsChargedField, LookupBillingFields } from "../schemas.ts";
 
+/** One line of text: every control character (C0 with tab and line breaks, DEL, C1) is refused. */
 const text = (field: string, max: number) =>
-  withoutControlCharacters(
-    z.string({ error: `${field} must be a string` }).max(
-      max,
-      `${field} must be at most ${max} characters`,
-    ),
-    field,
-  ).optional();
+  z.string({ error: `${field} must be a string` })
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine((value) => !hasAnyControlCharacter(value), controlCharacterMessage(field))
+    .optional();
 
 export const FindBodySchema = z.object({
   mode: z.string({ error: "mode must be a string" }).optional().openapi({
@@ -22,7 +24,8 @@ export const FindBodySchema = z.object({
     example: "email",
   }),
   name: text("name", 256).openapi({
-    description: "The person's full name (modes `email` and `company`)",
+    description:
+      "The person's full name (modes `email` and `company`). One line: any control character (tab, CR, LF, other C0, DEL, C1) is a validation_error, as in `company` and `networkUrl`",
     example: "Ada Lovelace",
   }),
   company: text("company", 256).openapi({
