@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { recordVerifiedEmail } from "../domain/directory/record_verified_email.ts";
 import { addDoNotContact } from "../domain/do_not_contact/add_do_not_contact.ts";
+import { heldInFlight } from "../domain/billing/hold_in_flight.ts";
 import { createTestWorkspace, DB_TEST } from "./harness.ts";
 import { finder, pointsSpent, PRICE_COMPANY, PRICE_EMAIL, startWorld } from "./find_world.ts";
 
@@ -247,6 +248,44 @@ Deno.test(
         assert.equal(status, 200);
         assert.equal(data.reason, "not-found");
       });
+    } finally {
+      await world.close();
+    }
+  },
+);
+
+Deno.test(
+  "find: concurrent lookups beyond the balance are refused before any traffic",
+  DB_TEST,
+  async () => {
+    const world = await startWorld();
+    const { env, smtp, dns } = world;
+    try {
+      const ws = await createTestWorkspace(env, PRICE_EMAIL); // enough for one lookup
+      const find = finder(env, ws.apiKey);
+      const names = ["Nobody One", "Nobody Two", "Nobody Three", "Nobody Four", "Nobody Five"];
+      const queries = dns.queries.length;
+      const answers = await Promise.all(
+        names.map((name) => find({ name, company: "acme.test" }).then((r) => r.data)),
+      );
+      const charged = answers.filter((a) => a.charged);
+      const refused = answers.filter((a) => a.reason === "insufficient-credits");
+      assert.equal(charged.length, 1, JSON.stringify(answers.map((a) => a.reason)));
+      assert.equal(charged[0].reason, "not-found");
+      assert.equal(refused.length, 4);
+      for (const a of refused) assert.equal(a.pointsCharged, 0);
+      assert.equal(smtp.connections(), 1, "one SMTP session: the refused lookups made none");
+      const mxQueries = dns.queries.slice(queries).filter((q) => q.type === "MX");
+      assert.equal(mxQueries.length, 1, "DNS for one lookup only");
+      assert.equal(await pointsSpent(env, ws.workspaceId), PRICE_EMAIL);
+
+      // Once the lookup in flight has ended, its hold is gone: a paid-up workspace runs again.
+      assert.equal(heldInFlight(env.db, ws.workspaceId), 0);
+      await env.db.sql`UPDATE balances SET available = available + ${PRICE_EMAIL}
+                      WHERE workspace_id = ${ws.workspaceId}`;
+      const { data } = await find({ name: "Nobody Six", company: "acme.test" });
+      assert.equal(data.reason, "not-found");
+      assert.equal(data.charged, true);
     } finally {
       await world.close();
     }
