@@ -291,3 +291,54 @@ Deno.test(
     }
   },
 );
+
+Deno.test("find: a retry that runs again is no replay (spec §4.9.3)", DB_TEST, async (t) => {
+  const world = await startWorld({
+    companies: [{ id: "Q300", label: "Greyco", website: "https://grey.test/" }],
+  });
+  const { env, smtp } = world;
+  try {
+    const ws = await createTestWorkspace(env, 1000);
+    const find = finder(env, ws.apiKey);
+    const body = { mode: "company", name: "Ada Lovelace", company: "Greyco" };
+
+    await t.step("verification-unavailable after the company resolved: company part", async () => {
+      const { data } = await find(body, "grey-company-1");
+      assert.equal(data.reason, "verification-unavailable");
+      assert.equal(data.replay, false);
+      assert.equal(data.pointsCharged, PRICE_COMPANY);
+    });
+
+    await t.step("the same key runs again: replay false, nothing charged twice", async () => {
+      const sessions = smtp.connections("127.0.0.3");
+      const first = await find(body, "grey-company-1");
+      assert.equal(smtp.connections("127.0.0.3"), sessions + 1, "it ran again");
+      assert.equal(first.data.reason, "verification-unavailable");
+      assert.equal(first.data.replay, false);
+      assert.equal(first.data.charged, false);
+      assert.equal(first.data.pointsCharged, 0);
+      assert.equal(await pointsSpent(env, ws.workspaceId), PRICE_COMPANY);
+    });
+
+    await t.step("once it completes: the email part billed, replay false", async () => {
+      smtp.setBehaviour({}, "127.0.0.3"); // every recipient rejected now: not-found
+      const { data } = await find(body, "grey-company-1");
+      assert.equal(data.reason, "not-found");
+      assert.equal(data.replay, false);
+      assert.equal(data.charged, true);
+      assert.equal(data.pointsCharged, PRICE_EMAIL);
+      assert.equal(await pointsSpent(env, ws.workspaceId), PRICE_COMPANY + PRICE_EMAIL);
+    });
+
+    await t.step("then the key replays the completed outcome", async () => {
+      const sessions = smtp.connections();
+      const { data } = await find(body, "grey-company-1");
+      assert.equal(data.replay, true);
+      assert.equal(data.reason, "not-found");
+      assert.equal(data.pointsCharged, 0);
+      assert.equal(smtp.connections(), sessions);
+    });
+  } finally {
+    await world.close();
+  }
+});

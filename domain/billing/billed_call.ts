@@ -264,7 +264,13 @@ async function runHeldCall<A>(
   }
 }
 
-/** What a call's charges add up to: charged now, replayed (every part charged before), balance. */
+/**
+ * What a call's charges add up to: what was charged now, and the balance. Never a replay: the work
+ * ran (a key whose earlier attempt charged a part, then a provider failed, runs again), so the
+ * answer is new, even when every part it makes billable was paid before under the same key and
+ * nothing is charged now (spec §4.9.3: a replay returns the original outcome; that is the `done`
+ * path above).
+ */
 function billingOf(requests: ChargeRequest[], results: ChargeResult[]): Billing {
   let pointsCharged = 0;
   results.forEach((result, i) => {
@@ -273,7 +279,7 @@ function billingOf(requests: ChargeRequest[], results: ChargeResult[]): Billing 
   return {
     charged: results.some((r) => r.outcome === "charged"),
     pointsCharged,
-    replay: results.every((r) => r.outcome === "duplicate"),
+    replay: false,
     balance: results[results.length - 1]?.balance ?? null,
   };
 }
