@@ -10,7 +10,9 @@
  * hyphenated given name is joined: Jean-Luc → jeanluc). Variants, tried later: the surname as
  * written with its hyphen (smith-jones), German umlauts spelled out (Müller → mueller), the first
  * surname unit with its particles (garcia, delacruz) and the last main surname word (marquez,
- * berg), and given-name forms (jean-luc, jean, josemaria). Middle names only appear as one initial.
+ * berg), and given-name forms (jean-luc, jean, josemaria). Middle names only appear as one initial,
+ * except in a name written surname first with several given words, whose last given word is
+ * tried first among the variants as the called name (Nguyễn Văn An → an.nguyen).
  *
  * This module also reads patterns back: `patternOf` tells which pattern a known, verified address
  * follows, and `rankPatterns` orders the patterns a domain's known addresses show, most used first,
@@ -68,6 +70,12 @@ export interface PersonName {
   given: string;
   /** Surname words, e.g. "van der Berg", "García Márquez". */
   surname: string;
+  /**
+   * True when the name was written surname first ("Nguyễn Văn An", "Tanaka Hiroshi"). With more
+   * than one given word, the last one is then tried too as the called name (Vietnamese names:
+   * "An", not the middle "Văn").
+   */
+  surnameFirst?: boolean;
 }
 
 /** One spelling of a name, folded: each part `[a-z0-9]` (and `-` where a hyphen was written). */
@@ -81,6 +89,7 @@ export interface NameParts {
 }
 
 export type VariantKind =
+  | "given-last-word"
   | "surname-hyphenated"
   | "umlauts-spelled-out"
   | "surname-first-unit"
@@ -246,6 +255,16 @@ export function nameSpellings(written: PersonName): NameSpellings | null {
     seen.add(key(parts));
     variants.push({ kind, parts });
   };
+  // Written surname first with several given words: the last given word is the called name
+  // (Nguyễn Văn An → an.nguyen, anguyen; Văn, Thị, Hữu are middle words, never used alone).
+  const givenWords = words(name.given, false);
+  if (written.surnameFirst && givenWords.length > 1) {
+    add("given-last-word", {
+      first: givenWords[givenWords.length - 1].join(""),
+      last: surname.last,
+      middle: "",
+    });
+  }
   if (surname.hyphenated) add("surname-hyphenated", { ...primary, last: surname.hyphenated });
   if (UMLAUTS.test(`${name.given} ${name.surname}`.normalize("NFC").toLowerCase())) {
     const g = givenForms(words(name.given, true));
