@@ -7,9 +7,17 @@
 import assert from "node:assert/strict";
 import { recordVerifiedEmail } from "../domain/directory/record_verified_email.ts";
 import { addDoNotContact } from "../domain/do_not_contact/add_do_not_contact.ts";
+import { importPeople } from "../domain/directory/import_people.ts";
 import { heldInFlight } from "../domain/billing/hold_in_flight.ts";
 import { createTestWorkspace, DB_TEST } from "./harness.ts";
-import { finder, pointsSpent, PRICE_COMPANY, PRICE_EMAIL, startWorld } from "./find_world.ts";
+import {
+  finder,
+  pointsSpent,
+  PRICE_COMPANY,
+  PRICE_EMAIL,
+  recordOf,
+  startWorld,
+} from "./find_world.ts";
 
 const MX1 = { mx: [{ preference: 10, exchange: "mx1.example.test" }] };
 
@@ -189,6 +197,22 @@ Deno.test("find: the do-not-contact list holds, before any DNS or SMTP", DB_TEST
       await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "initech.test" });
       const data = await refused({ mode: "company", name: "Peter Gibbons", company: "Initech" });
       assert.equal(data.company.domain, "initech.test");
+    });
+
+    await t.step("network mode: a listed person's profile is not returned either", async () => {
+      await importPeople(env.db.sql, [
+        recordOf({
+          name: "Samir Nagheenanajar",
+          companyName: "Initrode Inc.",
+          companyDomain: "initech.test",
+          networkUrl: "https://network.example/in/samir-n",
+        }),
+      ]);
+      const data = await refused({
+        mode: "network",
+        networkUrl: "https://network.example/in/samir-n",
+      });
+      assert.equal(data.resolvedProfile, null);
     });
 
     await t.step("a removed entry: the same key runs again", async () => {
