@@ -6,158 +6,17 @@
  * fallover, timeouts) has its own suite in verification_engine_test.ts.
  */
 import assert from "node:assert/strict";
-import { buildPorts } from "../domain/build_ports.ts";
-import { loadConfig } from "../domain/config/config.ts";
-import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
+import { importPeople } from "../domain/directory/import_people.ts";
 import { recordVerifiedEmail } from "../domain/directory/record_verified_email.ts";
-import { openKv } from "../domain/stores/kv.ts";
-import { FakeClock } from "../domain/shared/clock.ts";
+import { countCharges, createTestWorkspace, DB_TEST } from "./harness.ts";
 import {
-  bearer,
-  countCharges,
-  createTestEnv,
-  createTestWorkspace,
-  DB_TEST,
-  type TestEnv,
-} from "./harness.ts";
-import { type FakeDns, startFakeDns } from "./fakes/dns_server.ts";
-import { FAKE_TLS_CA_FILE, type FakeSmtp, startFakeSmtp } from "./fakes/smtp_server.ts";
-import { type FakeWikidata, startFakeWikidata } from "./fakes/wikidata_server.ts";
-
-const PRICE_EMAIL = 10;
-const PRICE_COMPANY = 2;
-
-interface World {
-  env: TestEnv;
-  dns: FakeDns;
-  smtp: FakeSmtp;
-  wikidata: FakeWikidata;
-  portsKv: Deno.Kv;
-  close(): Promise<void>;
-}
-
-/** Fake DNS, SMTP and Wikidata, and an app whose ports are built from config pointing at them. */
-async function startWorld(options: { env?: Record<string, string> } = {}): Promise<World> {
-  const dns = await startFakeDns({
-    // Verified by SMTP: mx1 answers.
-    "acme.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }] },
-    "mx1.example.test": { a: ["127.0.0.1"] },
-    // Every address accepted.
-    "catchall.test": { mx: [{ preference: 10, exchange: "mx2.example.test" }] },
-    "mx2.example.test": { a: ["127.0.0.2"] },
-    // Greylisted forever.
-    "grey.test": { mx: [{ preference: 10, exchange: "mx3.example.test" }] },
-    "mx3.example.test": { a: ["127.0.0.3"] },
-    // No mail: a null MX.
-    "nomail.test": { mx: [{ preference: 0, exchange: "." }] },
-    // Company mode's domains.
-    "initech.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }] },
-    "hooli.test": { mx: [{ preference: 0, exchange: "." }] },
-    // DNS that cannot answer now (SERVFAIL, REFUSED), and one slower than Deno's resolver waits.
-    "servfail.test": { servfail: true },
-    "refused.test": { refused: true },
-    "slowdns.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }], delayMs: 1100 },
-    // MX hosts that do not exist, or whose name cannot be resolved now.
-    "ghostmx.test": { mx: [{ preference: 10, exchange: "mx.nowhere.test" }] },
-    "flakymx.test": { mx: [{ preference: 10, exchange: "mx.flaky.test" }] },
-    "mx.flaky.test": { servfail: true },
-  });
-  const smtp = await startFakeSmtp({
-    hosts: ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
-    behaviour: {
-      mailboxes: {
-        "grace.hopper@acme.test": "accept",
-        "peter.gibbons@initech.test": "accept",
-        "ltorvalds@acme.test": "accept",
-      },
-    },
-    hostBehaviour: {
-      "127.0.0.2": { catchAll: true },
-      "127.0.0.3": { otherRecipients: "greylist" },
-    },
-  });
-  const wikidata = startFakeWikidata({
-    companies: [
-      { id: "Q100", label: "Initech", website: "https://www.initech.test/" },
-      { id: "Q101", label: "Hooli", website: "https://hooli.test" },
-      { id: "Q102", label: "Nowebsite Corp" },
-      { id: "Q103", label: "Brokendns", website: "https://servfail.test" },
-    ],
-  });
-  const config = loadConfig({
-    VERIFY_DNS_SERVER: dns.address,
-    VERIFY_SMTP_PORT: String(smtp.port),
-    VERIFY_TIMEOUT_SECONDS: "2",
-    VERIFY_LOOKUP_SECONDS: "10",
-    VERIFY_GREYLIST_RETRY_SECONDS: "0.1",
-    VERIFY_TLS_CA_FILE: FAKE_TLS_CA_FILE,
-    VERIFY_HELO_NAME: "verifier.test",
-    // The fake mail hosts listen on 127.0.0.x.
-    VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
-    WIKIDATA_API_URL: wikidata.url,
-    ...options.env,
-  });
-  const clock = new FakeClock(Date.now());
-  const portsKv = await openKv(":memory:");
-  const ports = await buildPorts(config, { kv: portsKv, clock });
-  const env = await createTestEnv({
-    clock,
-    ports,
-    config: {
-      prices: {
-        nameParse: 1,
-        findEmail: PRICE_EMAIL,
-        findCompany: PRICE_COMPANY,
-        networkSearch: 5,
-        enrich: 10,
-        lead: 2,
-      },
-    },
-  });
-  return {
-    env,
-    dns,
-    smtp,
-    wikidata,
-    portsKv,
-    close: async () => {
-      await env.close();
-      portsKv.close();
-      await smtp.close();
-      await dns.close();
-      await wikidata.close();
-    },
-  };
-}
-
-/** A directory record of the import shape, validated as `admin import` validates each line. */
-function recordOf(value: unknown) {
-  const parsed = parseImportRecord(value);
-  if (!parsed.ok) throw new Error(parsed.message);
-  return parsed.record;
-}
-
-function finder(env: TestEnv, apiKey: string) {
-  return async (body: unknown, key?: string) => {
-    const res = await env.app.request("/api/v1/find", {
-      method: "POST",
-      headers: bearer(apiKey, {
-        "Content-Type": "application/json",
-        ...(key ? { "Idempotency-Key": key } : {}),
-      }),
-      body: JSON.stringify(body),
-    });
-    const json = await res.json();
-    return { status: res.status, data: json.data, error: json.error };
-  };
-}
-
-async function pointsSpent(env: TestEnv, workspaceId: string): Promise<number> {
-  const [row] = await env.db.sql<{ n: number }[]>`
-    SELECT coalesce(sum(amount), 0)::int AS n FROM ledger_entries
-     WHERE workspace_id = ${workspaceId} AND kind = 'charge'`;
-  return row.n;
-}
+  finder,
+  pointsSpent,
+  PRICE_COMPANY,
+  PRICE_EMAIL,
+  recordOf,
+  startWorld,
+} from "./find_world.ts";
 
 Deno.test("find, email mode: SMTP verdicts, billing, write-back, replay", DB_TEST, async (t) => {
   const world = await startWorld();

@@ -9,6 +9,9 @@
  * never an exception. An exception (a fault, or a refusal such as name parse's `invalid_input`)
  * releases the key and reaches the route's error handler; nothing was charged.
  *
+ * A call with a worst case holds it in process while it runs (`hold_in_flight.ts`): concurrent
+ * calls of one workspace are refused when the balance less what the others hold cannot pay.
+ *
  * Charge keys derive from the Idempotency-Key (`<scope>:<key>:<part>`), so the ledger alone says
  * which parts were paid: a retry after a crash or a partial outcome charges only what is missing.
  */
@@ -17,6 +20,7 @@ import type { DomainContext } from "../context.ts";
 import { ServiceError } from "../errors.ts";
 import { type Balance, readBalance, readBalanceOrNull } from "./balance.ts";
 import type { ChargeRequest, ChargeResult } from "./charge_units.ts";
+import { holdInFlight } from "./hold_in_flight.ts";
 
 export const INCOMPLETE_MESSAGE =
   "The charge could not be recorded, so the answer was not delivered and nothing was billed; retry";
@@ -160,6 +164,23 @@ export async function runBilledCall<A>(
   ctx: DomainContext,
   spec: BilledCallSpec<A>,
 ): Promise<BilledCallResult<A>> {
+  // The worst case is held in process from before the balance is read until the charge is
+  // recorded, so concurrent calls cannot all pass the check on the same points (hold_in_flight.ts).
+  const hold = spec.worstCase !== undefined && spec.worstCase > 0
+    ? holdInFlight(ctx.db, { workspaceId: spec.workspaceId, amount: spec.worstCase })
+    : null;
+  try {
+    return await runHeldCall(ctx, spec, hold?.others ?? 0);
+  } finally {
+    hold?.release();
+  }
+}
+
+async function runHeldCall<A>(
+  ctx: DomainContext,
+  spec: BilledCallSpec<A>,
+  heldByOthers: number,
+): Promise<BilledCallResult<A>> {
   const call = await claimCall(ctx, spec);
   if (call.kind === "done") {
     const answer = await spec.replay(call.stored);
@@ -180,7 +201,8 @@ export async function runBilledCall<A>(
     if (spec.worstCase !== undefined && spec.worstCase > 0) {
       const available = call.available ??
         (await readBalance(ctx.db.sql, spec.workspaceId)).available;
-      if (available < spec.worstCase) {
+      // What the workspace's other calls in flight may still spend is not free.
+      if (available - heldByOthers < spec.worstCase) {
         const balance = await readBalanceOrNull(ctx.db.sql, spec.workspaceId);
         return {
           kind: "insufficient",
@@ -242,7 +264,13 @@ export async function runBilledCall<A>(
   }
 }
 
-/** What a call's charges add up to: charged now, replayed (every part charged before), balance. */
+/**
+ * What a call's charges add up to: what was charged now, and the balance. Never a replay: the work
+ * ran (a key whose earlier attempt charged a part, then a provider failed, runs again), so the
+ * answer is new, even when every part it makes billable was paid before under the same key and
+ * nothing is charged now (spec §4.9.3: a replay returns the original outcome; that is the `done`
+ * path above).
+ */
 function billingOf(requests: ChargeRequest[], results: ChargeResult[]): Billing {
   let pointsCharged = 0;
   results.forEach((result, i) => {
@@ -251,7 +279,7 @@ function billingOf(requests: ChargeRequest[], results: ChargeResult[]): Billing 
   return {
     charged: results.some((r) => r.outcome === "charged"),
     pointsCharged,
-    replay: results.every((r) => r.outcome === "duplicate"),
+    replay: false,
     balance: results[results.length - 1]?.balance ?? null,
   };
 }

@@ -4,17 +4,32 @@
  * `bob@mail.acme.com`, never `bob@notacme.com` or `bob@acme.com.evil.test`). One statement: each
  * key is one primary-key lookup on (workspace, kind, value). The address is trimmed and
  * lower-cased here as well.
+ *
+ * Several addresses (`emails`: find asks about every candidate before any SMTP) and bare domains
+ * (`domain`: the domain and its parents) can be asked in the same statement: true when any of
+ * them is refused.
  */
 import type { Sql } from "../stores/database.ts";
 import { doNotContactKeys } from "./do_not_contact_entry.ts";
 
 export async function isDoNotContact(
   sql: Sql,
-  input: { workspaceId: string; email: string },
+  input: { workspaceId: string; email?: string; emails?: readonly string[]; domain?: string },
 ): Promise<boolean> {
-  const { addresses, domains } = doNotContactKeys(input.email);
-  if (addresses.length === 0) return false;
-  const kinds = [...addresses.map(() => "email"), ...domains.map(() => "domain")];
+  const addresses = new Set<string>();
+  const domains = new Set<string>();
+  const emails = [...(input.email !== undefined ? [input.email] : []), ...(input.emails ?? [])];
+  for (const email of emails) {
+    const keys = doNotContactKeys(email);
+    for (const address of keys.addresses) addresses.add(address);
+    for (const domain of keys.domains) domains.add(domain);
+  }
+  if (input.domain !== undefined) {
+    // A bare domain's keys are an address's domains; `@domain` is no address any entry holds.
+    for (const domain of doNotContactKeys(`@${input.domain}`).domains) domains.add(domain);
+  }
+  if (addresses.size === 0 && domains.size === 0) return false;
+  const kinds = [...[...addresses].map(() => "email"), ...[...domains].map(() => "domain")];
   const values = [...addresses, ...domains];
   // A LATERAL lookup per key (rather than `value = ANY(...)`, which Postgres 15 applies as a
   // filter over all the workspace's entries of a kind when the table has no statistics).

@@ -7,6 +7,8 @@
  * (a hyphenated or shortened surname, umlauts spelled out, another given-name form); then the rarer
  * patterns. Duplicates are dropped (the first, higher-ranked pattern keeps an address) and the list
  * is capped at 16: a mail server grows suspicious of a client that asks about many recipients.
+ * A local part that is a shared role mailbox (`info`, `sales`, `jobs`: `role_mailbox.ts`) is never
+ * a candidate, whatever the name ("Info Smith", the surname of "Steve Jobs").
  * Nothing usable in the name (a name in a script that folds to nothing), or a domain that is not a
  * host name, gives an empty list.
  */
@@ -20,6 +22,7 @@ import {
   type PersonName,
   renderPattern,
 } from "./email_patterns.ts";
+import { isRoleMailbox } from "./role_mailbox.ts";
 
 export interface EmailCandidate {
   /** `local@domain`, lower case. */
@@ -59,6 +62,7 @@ export function emailCandidates(
   const add = (pattern: PatternName, parts: NameParts) => {
     const local = renderPattern(pattern, parts);
     if (local === null || seen.has(local)) return; // renderPattern keeps within 64 characters
+    if (isRoleMailbox(local)) return; // `info@` is nobody's personal address, whatever the name
     const address = `${local}@${host}`;
     if (address.length > 254) return;
     seen.add(local);

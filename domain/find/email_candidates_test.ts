@@ -209,3 +209,35 @@ Deno.test("candidates: the domain is normalised", () => {
   assert.equal(at("@acme.test"), "hiroshi.tanaka@acme.test");
   assert.equal(at("bücher.test"), "hiroshi.tanaka@xn--bcher-kva.test");
 });
+
+Deno.test("candidates: a shared role mailbox is never one, whatever the name", () => {
+  const info = locals(emailCandidates({ given: "Info", surname: "Smith" }, "acme.test"));
+  assert.ok(!info.includes("info"), "info@ is nobody's personal address");
+  assert.deepEqual(info.slice(0, 3), ["info.smith", "ismith", "infosmith"]);
+  const jobs = locals(emailCandidates({ given: "Steve", surname: "Jobs" }, "acme.test"));
+  assert.ok(!jobs.includes("jobs"));
+  assert.ok(jobs.includes("steve.jobs") && jobs.includes("steve"));
+  const sales = locals(emailCandidates({ given: "Ana", surname: "Sales" }, "acme.test"));
+  assert.ok(!sales.includes("sales"));
+});
+
+Deno.test("candidates: written surname first, the last given word is the called name", () => {
+  const an = { given: "Văn An", surname: "Nguyễn", surnameFirst: true };
+  const list = locals(emailCandidates(an, "acme.test"));
+  assert.ok(list.includes("an.nguyen"), list.join(" "));
+  assert.ok(list.includes("anguyen"), list.join(" "));
+  assert.ok(!list.includes("an"), "only the variant patterns: two probes more");
+  assert.ok(list.indexOf("an.nguyen") < list.indexOf("anguyen"));
+  assert.equal(list[0], "van.nguyen", "the reading's own order still comes first");
+  for (const c of emailCandidates(an, "acme.test")) {
+    assert.equal(patternOf(c.address, an), c.pattern);
+  }
+  // Not without the order, nor with one given word.
+  const western = locals(emailCandidates({ given: "Mary Ann", surname: "Smith" }, "acme.test"));
+  assert.ok(!western.includes("ann.smith"));
+  const one = emailCandidates(
+    { given: "Hiroshi", surname: "Tanaka", surnameFirst: true },
+    "x.test",
+  );
+  assert.deepEqual(one, emailCandidates({ given: "Hiroshi", surname: "Tanaka" }, "x.test"));
+});

@@ -10,7 +10,9 @@
  * hyphenated given name is joined: Jean-Luc → jeanluc). Variants, tried later: the surname as
  * written with its hyphen (smith-jones), German umlauts spelled out (Müller → mueller), the first
  * surname unit with its particles (garcia, delacruz) and the last main surname word (marquez,
- * berg), and given-name forms (jean-luc, jean, josemaria). Middle names only appear as one initial.
+ * berg), and given-name forms (jean-luc, jean, josemaria). Middle names only appear as one initial,
+ * except in a name written surname first with several given words, whose last given word is
+ * tried first among the variants as the called name (Nguyễn Văn An → an.nguyen).
  *
  * This module also reads patterns back: `patternOf` tells which pattern a known, verified address
  * follows, and `rankPatterns` orders the patterns a domain's known addresses show, most used first,
@@ -19,6 +21,7 @@
 import { foldSpelling } from "../name_parse/fold_spelling.ts";
 import { repairMojibakeWords } from "../name_parse/mojibake.ts";
 import { isParticle } from "../name_parse/particles.ts";
+import { isRoleMailbox } from "./role_mailbox.ts";
 
 /**
  * Every pattern, in the default order find tries them.
@@ -67,6 +70,12 @@ export interface PersonName {
   given: string;
   /** Surname words, e.g. "van der Berg", "García Márquez". */
   surname: string;
+  /**
+   * True when the name was written surname first ("Nguyễn Văn An", "Tanaka Hiroshi"). With more
+   * than one given word, the last one is then tried too as the called name (Vietnamese names:
+   * "An", not the middle "Văn").
+   */
+  surnameFirst?: boolean;
 }
 
 /** One spelling of a name, folded: each part `[a-z0-9]` (and `-` where a hyphen was written). */
@@ -80,6 +89,7 @@ export interface NameParts {
 }
 
 export type VariantKind =
+  | "given-last-word"
   | "surname-hyphenated"
   | "umlauts-spelled-out"
   | "surname-first-unit"
@@ -245,6 +255,16 @@ export function nameSpellings(written: PersonName): NameSpellings | null {
     seen.add(key(parts));
     variants.push({ kind, parts });
   };
+  // Written surname first with several given words: the last given word is the called name
+  // (Nguyễn Văn An → an.nguyen, anguyen; Văn, Thị, Hữu are middle words, never used alone).
+  const givenWords = words(name.given, false);
+  if (written.surnameFirst && givenWords.length > 1) {
+    add("given-last-word", {
+      first: givenWords[givenWords.length - 1].join(""),
+      last: surname.last,
+      middle: "",
+    });
+  }
   if (surname.hyphenated) add("surname-hyphenated", { ...primary, last: surname.hyphenated });
   if (UMLAUTS.test(`${name.given} ${name.surname}`.normalize("NFC").toLowerCase())) {
     const g = givenForms(words(name.given, true));
@@ -284,15 +304,17 @@ function allSpellings(s: NameSpellings): NameParts[] {
 /**
  * Which pattern a known address (or its local part) follows for this person, or null when none
  * does. Case is ignored, a `+tag` is ignored, and a trailing number (jane.doe2, told apart from a
- * namesake) still counts as its pattern. When several patterns give the same local part (a
- * one-letter given name makes `flast` and `firstlast` equal), the more common one is named.
+ * namesake) still counts as its pattern; a shared role mailbox (`info@`) follows none. When several
+ * patterns give the same local part (a one-letter given name makes `flast` and `firstlast` equal),
+ * the more common one is named.
  */
 export function patternOf(localPart: string, name: PersonName): PatternName | null {
   const at = localPart.lastIndexOf("@");
   const local = (at >= 0 ? localPart.slice(0, at) : localPart).trim().toLowerCase()
     .replace(/\+.*$/s, "");
   const spellings = nameSpellings(name);
-  if (local === "" || spellings === null) return null;
+  // A shared role mailbox (`info@` of "Info Smith") follows no personal pattern.
+  if (local === "" || spellings === null || isRoleMailbox(local)) return null;
   const all = allSpellings(spellings);
   const match = (candidate: string): PatternName | null => {
     for (const pattern of PATTERN_NAMES) {

@@ -238,3 +238,16 @@ Deno.test("spellings: a mojibake umlaut is spelled out like the umlaut", () => {
     spellings?.variants.some((v) => v.kind === "umlauts-spelled-out" && v.parts.last === "mueller"),
   );
 });
+
+Deno.test("patternOf: a shared role mailbox follows no personal pattern", () => {
+  assert.equal(patternOf("info@acme.test", { given: "Info", surname: "Smith" }), null);
+  assert.equal(patternOf("jobs@acme.test", { given: "Steve", surname: "Jobs" }), null);
+  assert.deepEqual(
+    rankPatterns([{ address: "info@acme.test", given: "Info", surname: "Smith" }]),
+    [],
+  );
+  assert.equal(
+    patternOf("info.smith@acme.test", { given: "Info", surname: "Smith" }),
+    "first.last",
+  );
+});

@@ -8,9 +8,12 @@
  * Billing: the email part once the email search completes (found, `not-found`, `catch-all`); in
  * `company` mode also the company part once the name search answers (resolved or
  * `company-not-found`). Nothing for `invalid-input`, `insufficient-credits`, `unusable-domain`
- * (no email search ran), `profile-not-found`, or a provider that could not answer
+ * (no email search ran), `free-mail-domain` and `disposable-domain` (refused before any DNS or
+ * SMTP: no work email lives at such a domain; in `company` mode the company part is billed, as
+ * for `unusable-domain`), `do-not-contact` (refused before any DNS or SMTP, in every mode: the
+ * company part neither), `profile-not-found`, or a provider that could not answer
  * (`verification-unavailable`): those give the Idempotency-Key back, except the final
- * `unusable-domain` and `profile-not-found`, which replay.
+ * `unusable-domain`, `free-mail-domain`, `disposable-domain` and `profile-not-found`, which replay.
  */
 import type { DomainContext } from "../context.ts";
 import type { BillablePart, Billing, WorkOutcome } from "../billing/billed_call.ts";
@@ -41,7 +44,12 @@ const EMAIL_PART: BillablePart = { part: "email", price: "findEmail" };
 const COMPANY_PART: BillablePart = { part: "company", price: "findCompany" };
 
 /** Reasons after which a retry with the same key runs again instead of replaying. */
-const RETRYABLE: ReadonlySet<FindReason> = new Set(["verification-unavailable", "invalid-input"]);
+const RETRYABLE: ReadonlySet<FindReason> = new Set([
+  "verification-unavailable",
+  "invalid-input",
+  // the list may change: like enrich's refusal, a retry asks it again
+  "do-not-contact",
+]);
 
 export async function findWorkEmail(
   ctx: DomainContext,
@@ -54,7 +62,7 @@ export async function findWorkEmail(
     request: find,
     idempotencyKey: input.idempotencyKey,
     worstCase: findWorstCase(ctx, find.mode),
-    work: () => lookup(ctx, find),
+    work: () => lookup(ctx, input.workspaceId, find),
     store: (answer) => answer,
     replay: (stored) => stored as FindAnswer,
   });
@@ -81,31 +89,43 @@ function outcome(answer: FindAnswer, parts: BillablePart[]): WorkOutcome<FindAns
   return { answer, parts, final: answer.reason === null || !RETRYABLE.has(answer.reason) };
 }
 
-async function lookup(ctx: DomainContext, find: FindInput): Promise<WorkOutcome<FindAnswer>> {
+async function lookup(
+  ctx: DomainContext,
+  workspaceId: string,
+  find: FindInput,
+): Promise<WorkOutcome<FindAnswer>> {
   switch (find.mode) {
     case "email":
-      return await lookupByDomain(ctx, find.name, find.domain);
+      return await lookupByDomain(ctx, workspaceId, find.name, find.domain);
     case "company":
-      return await lookupByCompany(ctx, find.name, find.companyName);
+      return await lookupByCompany(ctx, workspaceId, find.name, find.companyName);
     case "network":
-      return await lookupByProfile(ctx, find.networkUrl);
+      return await lookupByProfile(ctx, workspaceId, find.networkUrl);
   }
 }
 
 async function lookupByDomain(
   ctx: DomainContext,
+  workspaceId: string,
   fullName: string,
   domain: string,
 ): Promise<WorkOutcome<FindAnswer>> {
   const company = { name: null, domain, source: "request" };
   const name = await readPersonName(ctx, fullName);
   if (!name) return outcome(notFound("invalid-input", "unknown", { company }), []);
-  const email = await lookupEmailAtDomain(ctx, { fullName, name, domain, companyName: null });
+  const email = await lookupEmailAtDomain(ctx, {
+    workspaceId,
+    fullName,
+    name,
+    domain,
+    companyName: null,
+  });
   return outcome({ ...email.answer, company }, email.completed ? [EMAIL_PART] : []);
 }
 
 async function lookupByCompany(
   ctx: DomainContext,
+  workspaceId: string,
   fullName: string,
   companyName: string,
 ): Promise<WorkOutcome<FindAnswer>> {
@@ -120,19 +140,24 @@ async function lookupByCompany(
   }
   const { company } = resolution;
   const email = await lookupEmailAtDomain(ctx, {
+    workspaceId,
     fullName,
     name,
     domain: company.domain,
     companyName: company.name ?? companyName,
   });
-  return outcome(
-    { ...email.answer, company },
-    email.completed ? [COMPANY_PART, EMAIL_PART] : [COMPANY_PART],
-  );
+  // A do-not-contact refusal is never billed, not even the company part.
+  const parts = email.completed
+    ? [COMPANY_PART, EMAIL_PART]
+    : email.answer.reason === "do-not-contact"
+    ? []
+    : [COMPANY_PART];
+  return outcome({ ...email.answer, company }, parts);
 }
 
 async function lookupByProfile(
   ctx: DomainContext,
+  workspaceId: string,
   networkUrl: string,
 ): Promise<WorkOutcome<FindAnswer>> {
   let person = await findPersonByNetworkUrl(ctx.db.sql, networkUrl);
@@ -175,12 +200,15 @@ async function lookupByProfile(
     return outcome(notFound("company-not-found", "unknown", { resolvedProfile }), []);
   }
   const email = await lookupEmailAtDomain(ctx, {
+    workspaceId,
     fullName: person.fullName,
     name,
     domain: company.domain,
     companyName: company.name,
     person,
   });
+  // Nothing about a listed person is delivered, not even the profile the directory holds.
+  if (email.answer.reason === "do-not-contact") return outcome({ ...email.answer, company }, []);
   return outcome(
     {
       ...email.answer,

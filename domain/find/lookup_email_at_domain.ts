@@ -4,13 +4,22 @@
  * `VERIFIED_EMAIL_MAX_AGE_DAYS`, no SMTP); otherwise the candidates, ordered by the patterns this
  * domain's known addresses follow, go to the verifier (one SMTP session, or the remote verifier).
  * An accepted address is written back to the directory.
+ *
+ * Refused before any of that (no directory read, no DNS, no SMTP, `completed` false): a free-mail or
+ * disposable domain (`free-mail-domain`, `disposable-domain`: no work email lives there). Refused
+ * before any DNS or SMTP: a person the workspace's do-not-contact list names (`do-not-contact`: the
+ * domain or a parent of it, this person's known address, or any candidate address is listed), so
+ * a listed address is never asked about, delivered or written back.
  */
 import type { DomainContext } from "../context.ts";
 import type { DirectoryPerson } from "../directory/directory_person.ts";
 import { findPersonAtDomain } from "../directory/find_person_at_domain.ts";
 import { recordVerifiedEmail } from "../directory/record_verified_email.ts";
 import { verifiedAddressesAtDomain } from "../directory/verified_addresses_at_domain.ts";
+import { isDoNotContact } from "../do_not_contact/is_do_not_contact.ts";
 import { emailCandidates } from "./email_candidates.ts";
+import { personalMailDomain } from "./personal_mail_domain.ts";
+import { isRoleMailbox } from "./role_mailbox.ts";
 import { type PersonName, rankPatterns } from "./email_patterns.ts";
 import {
   DIRECTORY_VALID_CONFIDENCE,
@@ -21,6 +30,8 @@ import {
 } from "./find_answer.ts";
 
 export interface EmailLookupInput {
+  /** The workspace whose do-not-contact list applies. */
+  workspaceId: string;
   fullName: string;
   name: PersonName;
   domain: string;
@@ -44,6 +55,8 @@ export async function lookupEmailAtDomain(
   input: EmailLookupInput,
 ): Promise<EmailLookup> {
   const { domain, name } = input;
+  const personal = personalMailDomain(domain);
+  if (personal) return { completed: false, answer: notFound(personal, "unknown") };
   const person = input.person !== undefined ? input.person : await findPersonAtDomain(ctx.db.sql, {
     fullName: input.fullName,
     given: name.given,
@@ -52,13 +65,19 @@ export async function lookupEmailAtDomain(
   });
   const found = foundPerson(input, person);
 
-  const known = person?.emails.filter((e) => e.address.endsWith(`@${domain}`)) ?? [];
+  // A shared role mailbox (`info@`) on a person's record is never delivered or asked as theirs.
+  const known =
+    person?.emails.filter((e) => e.address.endsWith(`@${domain}`) && !isRoleMailbox(e.address)) ??
+      [];
   const maxAgeMs = ctx.settings.verifiedEmailMaxAgeDays * 86_400_000;
   const recent = known.find((e) =>
     e.status === "valid" && e.verifiedAt !== null &&
     ctx.clock.now() - Date.parse(e.verifiedAt) <= maxAgeMs
   );
   if (recent) {
+    if (await doNotContact(ctx, input, [recent.address, ...known.map((e) => e.address)])) {
+      return { completed: false, answer: notFound("do-not-contact", "unknown") };
+    }
     return {
       completed: true,
       answer: {
@@ -95,6 +114,9 @@ export async function lookupEmailAtDomain(
   ];
   if (candidates.length === 0) {
     return { completed: false, answer: notFound("invalid-input", "unknown", { person: found }) };
+  }
+  if (await doNotContact(ctx, input, candidates)) {
+    return { completed: false, answer: notFound("do-not-contact", "unknown") };
   }
 
   const outcome = await ctx.verifier.verify({ domain, candidates });
@@ -156,6 +178,19 @@ export async function lookupEmailAtDomain(
         }),
       };
   }
+}
+
+/** Whether the do-not-contact list names the domain (or a parent) or any of these addresses. */
+function doNotContact(
+  ctx: DomainContext,
+  input: EmailLookupInput,
+  emails: readonly string[],
+): Promise<boolean> {
+  return isDoNotContact(ctx.db.sql, {
+    workspaceId: input.workspaceId,
+    domain: input.domain,
+    emails,
+  });
 }
 
 function foundPerson(input: EmailLookupInput, person: DirectoryPerson | null): FoundPerson {

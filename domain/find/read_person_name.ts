@@ -4,7 +4,8 @@ import type { PersonName } from "./email_patterns.ts";
 
 /**
  * The given names and surname of a person's full name, as the name model (or its rule) reads
- * it; null when the name does not split (find then answers `invalid-input`).
+ * it, and whether it was written surname first; null when the name does not split (find then
+ * answers `invalid-input`).
  */
 export async function readPersonName(
   ctx: DomainContext,
@@ -12,5 +13,18 @@ export async function readPersonName(
 ): Promise<PersonName | null> {
   const [outcome] = await readNames(ctx.nameModel, [fullName], "as-written");
   if (outcome.kind !== "answer") return null;
-  return { given: outcome.answer.given, surname: outcome.answer.surname };
+  const { given, surname } = outcome.answer;
+  return { given, surname, surnameFirst: writtenSurnameFirst(fullName, { given, surname }) };
+}
+
+/**
+ * Whether the surname was written before the given name ("Nguyễn Văn An"). A comma-inverted
+ * "Surname, Given" is an index's convention, not the name's order: false.
+ */
+export function writtenSurnameFirst(fullName: string, name: { given: string; surname: string }) {
+  const text = fullName.normalize("NFC").toLowerCase();
+  if (text.includes(",") || !name.given || !name.surname) return false;
+  const surnameAt = text.indexOf(name.surname.normalize("NFC").toLowerCase());
+  const givenAt = text.indexOf(name.given.normalize("NFC").toLowerCase());
+  return surnameAt >= 0 && givenAt >= 0 && surnameAt < givenAt;
 }

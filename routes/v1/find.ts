@@ -12,7 +12,7 @@ export function mountFind(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void {
     tags: ["Lookups"],
     summary: "Find a verified work email",
     description:
-      "By name + company domain (`email`), name + company name (`company`: our directory, then Wikidata), or profile URL (`network`: our directory). The service's own records answer when they hold an address verified recently; otherwise candidates are verified over DNS + SMTP (one SMTP session per domain). Every outcome is a 200: inspect `found`, `reason`, `charged`, `replay`. A workspace that cannot pay the worst case (both parts in company mode) is refused before any work with `reason` `insufficient-credits`.",
+      "By name + company domain (`email`), name + company name (`company`: our directory, then Wikidata), or profile URL (`network`: our directory). A free-mail or disposable domain (`free-mail-domain`, `disposable-domain`) and a domain or person on the workspace's do-not-contact list (`do-not-contact`) are refused before any DNS or SMTP traffic. A shared role mailbox (info@, sales@, jobs@ …) is never a person's address. The service's own records answer when they hold an address verified recently; otherwise candidates are verified over DNS + SMTP (one SMTP session per domain). Every outcome is a 200: inspect `found`, `reason`, `charged`, `replay`. A workspace that cannot pay the worst case (both parts in company mode) is refused before any work with `reason` `insufficient-credits`.",
     budget: "find",
     cost: [
       { price: "findEmail", per: "completed email lookup (found, not-found or catch-all)" },

@@ -4,16 +4,18 @@ import { ServiceError } from "../../domain/errors.ts";
 import { bareHost } from "../../domain/find/bare_host.ts";
 import { EMAIL_STATUSES, FIND_REASONS, type FindMode } from "../../domain/find/find_answer.ts";
 import type { FindInput } from "../../domain/find/find_work_email.ts";
-import { CreditsChargedField, LookupBillingFields, withoutControlCharacters } from "../schemas.ts";
+import {
+  controlCharacterMessage,
+  hasAnyControlCharacter,
+} from "../../domain/shared/control_characters.ts";
+import { CreditsChargedField, LookupBillingFields } from "../schemas.ts";
 
+/** One line of text: every control character (C0 with tab and line breaks, DEL, C1) is refused. */
 const text = (field: string, max: number) =>
-  withoutControlCharacters(
-    z.string({ error: `${field} must be a string` }).max(
-      max,
-      `${field} must be at most ${max} characters`,
-    ),
-    field,
-  ).optional();
+  z.string({ error: `${field} must be a string` })
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine((value) => !hasAnyControlCharacter(value), controlCharacterMessage(field))
+    .optional();
 
 export const FindBodySchema = z.object({
   mode: z.string({ error: "mode must be a string" }).optional().openapi({
@@ -22,7 +24,8 @@ export const FindBodySchema = z.object({
     example: "email",
   }),
   name: text("name", 256).openapi({
-    description: "The person's full name (modes `email` and `company`)",
+    description:
+      "The person's full name (modes `email` and `company`). One line: any control character (tab, CR, LF, other C0, DEL, C1) is a validation_error, as in `company` and `networkUrl`",
     example: "Ada Lovelace",
   }),
   company: text("company", 256).openapi({
@@ -147,7 +150,7 @@ export const FindAnswerSchema = z.object({
   }),
   reason: z.enum(FIND_REASONS).nullable().openapi({
     description:
-      "Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (NXDOMAIN, a null MX, neither MX nor A/AAAA, MX hosts that do not exist, or mail hosts only on loopback/private/link-local or other non-global addresses, which are never connected to; not billed), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, DNS that could not answer (SERVFAIL, REFUSED, no answer), or a provider could not answer; not billed), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)",
+      "Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (NXDOMAIN, a null MX, neither MX nor A/AAAA, MX hosts that do not exist, or mail hosts only on loopback/private/link-local or other non-global addresses, which are never connected to; not billed), `free-mail-domain` / `disposable-domain` (the domain is a free mailbox provider such as gmail.com, or a throwaway-address service: no work email lives there; refused before any DNS or SMTP, not billed; in company mode the company part is billed, as for `unusable-domain`), `do-not-contact` (the domain, a parent domain, or this person's address is on the workspace's do-not-contact list; refused before any DNS or SMTP, nothing billed in any mode, nothing about the person returned), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, DNS that could not answer (SERVFAIL, REFUSED, no answer), or a provider could not answer; not billed, except a company part already resolved; a retry with the same Idempotency-Key runs again and answers `replay: false`, charging only what the key has not paid), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)",
   }),
   ...LookupBillingFields,
   ...CreditsChargedField,

@@ -222,6 +222,12 @@ export const FIND_REASON_TEXT: Record<FindReason, string> = {
     "The company’s mail server accepts every address, so no address can be confirmed for this person. The lookup was completed, so it is charged.",
   "unusable-domain":
     "This domain cannot receive email from the internet: it does not exist, has no mail server (or only one on an internal network address), or says it takes no mail. No email search ran.",
+  "free-mail-domain":
+    "This is a free mailbox provider (such as gmail.com): anyone can open an address there, so no work email can be found at it, and a guess would be someone else’s personal mailbox. No email search ran.",
+  "disposable-domain":
+    "This is a throwaway-address service: nobody’s work email lives there. No email search ran.",
+  "do-not-contact":
+    "This person or domain is on your workspace’s do-not-contact list, so no address is looked up or delivered. Nothing was charged.",
   "verification-unavailable":
     "The check could not be made right now: the domain’s DNS could not answer, or the mail server delayed or blocked us, could not be reached or did not answer in time (or the company lookup did not answer). Nothing was charged for the email; try again later.",
   "company-not-found":
@@ -362,6 +368,8 @@ function notChargedWhy(reason: FindReason): string {
     case "verification-unavailable":
       return "The check could not be made, so it is not charged.";
     case "unusable-domain":
+    case "free-mail-domain":
+    case "disposable-domain":
     case "profile-not-found":
     case "invalid-input":
       return "No email search ran, so nothing was charged.";
