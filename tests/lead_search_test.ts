@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { importDemoPeople } from "../domain/directory/import_demo_people.ts";
 import { readBalance } from "../domain/billing/balance.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
+import { createPagedDirectorySearch } from "../domain/lead_search/search_directory_page.ts";
 import { recoverExpiredLeases } from "../domain/lead_search/recover_expired_leases.ts";
 import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
 
@@ -227,6 +228,64 @@ Deno.test("lead search: every cancel transition of §3 and its reservation", DB_
     await env.close();
   }
 });
+
+Deno.test(
+  "lead search: a page still being searched when cancel answers is neither delivered nor charged",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      await seed(env, 80);
+      const ws = await createTestWorkspace(env, 1000);
+      const run = (await start(env, ws.apiKey, { count: 75 })).body.data.run;
+      // Page 1 is delivered; page 2's directory search is under way when the cancel is answered.
+      const paged = createPagedDirectorySearch();
+      let searches = 0;
+      const ended = await runLeadSearch(env.ctx, {
+        search: async (sql, input) => {
+          searches++;
+          if (searches === 2) {
+            const answer = await cancel(env, ws.apiKey, run.id);
+            assert.deepEqual(answer.body, { data: { status: "cancelling" } });
+          }
+          return await paged(sql, input);
+        },
+      });
+      assert.deepEqual(ended, { kind: "finished", runId: run.id, status: "cancelled" });
+      assert.equal(searches, 2, "no page is searched after the cancel");
+      const final = (await poll(env, ws.apiKey, run.id)).body.data;
+      assert.equal(final.status, "cancelled");
+      assert.equal(final.deliveredCount, 25, "only the page delivered before the cancel");
+      assert.equal(final.creditsCharged, PRICE * final.deliveredCount);
+      assert.equal(final.results.length, 25);
+      assert.deepEqual(await balanceOf(env, ws.workspaceId), {
+        available: 1000 - PRICE * 25,
+        reserved: 0,
+        granted: 1000,
+      });
+      const row = (await env.db.sql`SELECT reservation_id FROM lead_search_runs
+                                     WHERE id = ${run.id}`)[0];
+      const entries = await env.db.sql<
+        { kind: string; amount: string; charge_key: string | null }[]
+      >`
+        SELECT kind, amount, charge_key FROM ledger_entries
+         WHERE reservation_id = ${row.reservation_id} ORDER BY id`;
+      assert.deepEqual(
+        entries.map((e) => [e.kind, Number(e.amount), e.charge_key]),
+        [
+          ["reserve", PRICE * 75, null],
+          ["settle", PRICE * 25, `lead-search:${run.id}:page:1`],
+          ["release", PRICE * 50, null],
+        ],
+      );
+      const stored = await env.db.sql`SELECT count(*)::int AS n FROM lead_search_results
+                                       WHERE run_id = ${run.id}`;
+      assert.equal(stored[0].n, 25);
+    } finally {
+      await env.close();
+    }
+  },
+);
 
 Deno.test("lead search: one active run under 20 concurrent starts", DB_TEST, async () => {
   const env = await createTestEnv();
