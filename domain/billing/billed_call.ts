@@ -17,6 +17,7 @@ import type { DomainContext } from "../context.ts";
 import { ServiceError } from "../errors.ts";
 import { type Balance, readBalance, readBalanceOrNull } from "./balance.ts";
 import type { ChargeRequest, ChargeResult } from "./charge_units.ts";
+import { holdLease } from "../idempotency/hold_lease.ts";
 
 export const INCOMPLETE_MESSAGE =
   "The charge could not be recorded, so the answer was not delivered and nothing was billed; retry";
@@ -100,7 +101,14 @@ export interface CallClaim {
   release(keep: boolean): Promise<void>;
   /** Marks the key done without a charge (a final outcome that cost nothing). */
   complete(response?: unknown): Promise<void>;
+  /**
+   * Renews the key's lease while the call works, so a slow call is never taken for a dead one;
+   * the returned function stops it (call it before `release`). A no-op without a held key.
+   */
+  keepAlive(): () => Promise<void>;
 }
+
+const NOT_HELD = () => () => Promise.resolve();
 
 export async function claimCall(
   ctx: DomainContext,
@@ -118,6 +126,7 @@ export async function claimCall(
       idempotency: () => undefined,
       release: () => Promise.resolve(),
       complete: () => Promise.resolve(),
+      keepAlive: NOT_HELD,
     };
   }
   const claim = await ctx.idempotency.claim({
@@ -137,6 +146,7 @@ export async function claimCall(
       idempotency: () => undefined,
       release: () => Promise.resolve(),
       complete: () => Promise.resolve(),
+      keepAlive: NOT_HELD,
     };
   }
   const leaseToken = claim.leaseToken;
@@ -153,6 +163,7 @@ export async function claimCall(
       ctx.idempotency.release({ workspaceId, key, leaseToken, forget: !keep })
         .catch(() => {}),
     complete: (response) => ctx.idempotency.complete({ workspaceId, key, leaseToken, response }),
+    keepAlive: () => holdLease(ctx.idempotency, { workspaceId, key, leaseToken }),
   };
 }
 
@@ -171,6 +182,7 @@ export async function runBilledCall<A>(
     };
   }
 
+  const stopRenewing = call.keepAlive();
   let finished = false;
   // Once a charge was attempted (or an earlier attempt held the key) the key is never forgotten:
   // a charge may have committed even when its answer was lost, and only the same request may
@@ -223,7 +235,9 @@ export async function runBilledCall<A>(
     const results = await chargeOrIncomplete(ctx, requests);
     const billing = billingOf(requests, results);
     if (results.some((r) => r.outcome === "lease_lost")) {
-      throw new ServiceError("idempotency_in_progress", LEASE_LOST_MESSAGE);
+      throw new ServiceError("idempotency_in_progress", LEASE_LOST_MESSAGE, {
+        headers: { "Retry-After": "1" },
+      });
     }
     if (results.some((r) => r.outcome === "insufficient")) {
       const required = requests.filter((_, i) => results[i].outcome === "insufficient")
@@ -238,6 +252,7 @@ export async function runBilledCall<A>(
     finished = outcome.final;
     return { kind: "answered", answer: outcome.answer, billing };
   } finally {
+    await stopRenewing();
     if (!finished) await call.release(chargeAttempted);
   }
 }
