@@ -346,8 +346,10 @@ Deno.test(
       assert.equal(differ.status, 400);
       assert.equal(differ.body.error.code, "invalid_continuation");
       const foreign = await start(env, other.apiKey, { count: 10, continueFromRunId: a.id });
+      assert.equal(foreign.status, 400, "another workspace's run: 400, as README says");
       assert.equal(foreign.body.error.code, "invalid_continuation");
       const unknown = await start(env, ws.apiKey, { count: 10, continueFromRunId: "run_nope" });
+      assert.equal(unknown.status, 400, "an unknown run: 400, as README says");
       assert.equal(unknown.body.error.code, "invalid_continuation");
       const impossible = await start(env, ws.apiKey, {
         count: 10,
@@ -432,6 +434,32 @@ Deno.test("lead search: validation, insufficient credits, filters match", DB_TES
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.error.code, "validation_error", JSON.stringify(body));
     }
+    // The message names what was wrong.
+    const unknown = await start(env, ws.apiKey, { filters: { bogus: ["x"] }, count: 5 });
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(unknown.body.error, {
+      code: "validation_error",
+      message:
+        "filters.bogus is not a known filter; known: jobTitle, location, company, industry, headcount, seniority, keywords",
+    });
+    const notObject = await start(env, ws.apiKey, { filters: [], count: 5 });
+    assert.equal(notObject.body.error.message, "filters must be an object");
+    const notString = await start(env, ws.apiKey, { count: 1, continueFromRunId: 7 });
+    assert.equal(notString.status, 400);
+    assert.equal(notString.body.error.message, "continueFromRunId must be a string");
+    // A page given twice.
+    const someRun = await env.app.request("/api/v1/lead-search/runs/run_nope?page=2&page=3", {
+      headers: bearer(ws.apiKey),
+    });
+    assert.equal(someRun.status, 400);
+    assert.deepEqual((await someRun.json()).error, {
+      code: "validation_error",
+      message: "page must be given once",
+    });
+    const badPage = await poll(env, ws.apiKey, "run_nope", 0);
+    assert.equal(badPage.status, 400);
+    assert.equal(badPage.body.error.message, "page must be a positive integer");
+
     const poor = await start(env, ws.apiKey, { count: 51 });
     assert.equal(poor.status, 200);
     assert.equal(poor.body.data.run, null);
@@ -443,7 +471,11 @@ Deno.test("lead search: validation, insufficient credits, filters match", DB_TES
       location: ["berlin", "Paris, France"],
       headcount: ["51-200", "201-500", "501-1000", "1001-5000", "5001-10000", "10001+"],
     };
-    const run = (await start(env, ws.apiKey, { filters, count: 50 })).body.data.run;
+    // continueFromRunId null is no continuation, as if left out.
+    const started = await start(env, ws.apiKey, { filters, count: 50, continueFromRunId: null });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const run = started.body.data.run;
+    assert.equal(run.continueFromRunId, null);
     while ((await runLeadSearch(env.ctx)).kind !== "idle") { /* run */ }
     const done = (await poll(env, ws.apiKey, run.id)).body.data;
     assert.equal(done.status, "completed");
