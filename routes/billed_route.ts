@@ -13,6 +13,7 @@ import {
   API_KEY_SECURITY,
   COMMON_ERROR_RESPONSES,
   errorContent,
+  IN_PROGRESS_NOTE,
   OptionalIdempotencyHeaders,
   RequiredIdempotencyHeaders,
 } from "./schemas.ts";
@@ -72,7 +73,7 @@ export function billedRoute<Body extends z.ZodType, Answer extends z.ZodType>(
         "`validation_error`: the body, its Content-Type (must be `application/json`) or the Idempotency-Key is invalid. Not billed",
       ),
       409: errorContent(
-        "`idempotency_conflict` (the key was used for a different request, or more than 30 days ago) or `idempotency_in_progress`. Not billed",
+        `\`idempotency_conflict\` (the key was used for a different request, or more than 30 days ago), or ${IN_PROGRESS_NOTE}. Not billed`,
       ),
       503: errorContent(
         "`incomplete`: the charge could not be recorded, so the answer was withheld; not billed",

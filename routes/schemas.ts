@@ -6,6 +6,7 @@ import {
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES } from "../domain/errors.ts";
 import { IDEMPOTENCY_KEY_RULE } from "../domain/idempotency/idempotency_key.ts";
+import { DEFAULT_LEASE_MS } from "../domain/idempotency/claim_idempotency_key.ts";
 
 export const BalanceSchema = z.object({
   available: z.number().int().openapi({
@@ -45,6 +46,12 @@ export const COMMON_ERROR_RESPONSES = {
   ),
   500: errorContent("`internal_error` with message `Internal error`. Not billed"),
 } as const;
+
+/** What a 409 `idempotency_in_progress` means and when to retry (the lease of claim_idempotency_key.ts). */
+export const IN_PROGRESS_NOTE =
+  `\`idempotency_in_progress\`: a request with this key is still running, or its process died and its lease (${
+    DEFAULT_LEASE_MS / 1000
+  } s, renewed while a request runs) has not lapsed yet; the \`Retry-After\` header says in how many seconds it ends (at least 1): retry then with the same key`;
 
 export const VALIDATION_ERROR_RESPONSE = { 400: errorContent("`validation_error`") } as const;
 

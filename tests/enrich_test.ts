@@ -229,6 +229,50 @@ Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_T
   }
 });
 
+Deno.test(
+  "enrich: a replay under an Idempotency-Key checks the do-not-contact list again",
+  DB_TEST,
+  async () => {
+    const world = await startWorld();
+    try {
+      const { env } = world;
+      const ws = await createTestWorkspace(env, 100);
+      const enrich = enricher(env, ws.apiKey);
+      const first = await enrich({ email: "grace@acme.test" }, "e-dnc");
+      assert.equal(first.data.found, true);
+      assert.equal(first.data.pointsCharged, PRICE);
+      const replayed = await enrich({ email: "grace@acme.test" }, "e-dnc");
+      assert.equal(replayed.data.found, true);
+      assert.equal(replayed.data.replay, true);
+
+      for (const entry of [{ email: "grace@acme.test" }, { domain: "acme.test" }]) {
+        await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, ...entry });
+        const before = world.requests();
+        const refused = await enrich({ email: "grace@acme.test" }, "e-dnc");
+        assert.equal(refused.status, 200);
+        assert.equal(refused.data.found, false, JSON.stringify(entry));
+        assert.equal(refused.data.reason, "do-not-contact");
+        assert.equal(refused.data.person, null);
+        assert.equal(refused.data.channels, null);
+        assert.deepEqual(refused.data.sources, []);
+        assert.equal(refused.data.charged, false);
+        assert.equal(refused.data.pointsCharged, 0);
+        assert.equal(refused.data.replay, true, "it answers the earlier call with this key");
+        assert.equal(refused.data.balance.available, 100 - PRICE);
+        assert.ok(!refused.text.includes("Hopper"), "nothing of the person");
+        assert.equal(world.requests(), before, "nothing sent anywhere");
+        await env.db.sql`DELETE FROM do_not_contact WHERE workspace_id = ${ws.workspaceId}`;
+      }
+      // Off the list again: the replay is the stored answer, still free.
+      const again = await enrich({ email: "grace@acme.test" }, "e-dnc");
+      assert.equal(again.data.found, true);
+      assert.equal(again.data.pointsCharged, 0);
+    } finally {
+      await world.close();
+    }
+  },
+);
+
 for (const failWith of [429, 500, "slow"] as const) {
   Deno.test(
     `enrich: a source ${failWith}: nothing delivered, nothing billed`,

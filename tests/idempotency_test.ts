@@ -94,6 +94,47 @@ Deno.test(
         await assert.rejects(() => records.claim(base), rejectsWith("idempotency_in_progress"));
       });
       await t.step(
+        "in progress says, in Retry-After, when the lease ends (at least 1 s)",
+        async () => {
+          const retryAfter = async () => {
+            try {
+              await records.claim(base);
+            } catch (error) {
+              assert.ok(error instanceof ServiceError);
+              assert.equal(error.code, "idempotency_in_progress");
+              assert.equal(error.retryAfterSeconds, undefined, "retryAfterSeconds is for 429 only");
+              return error.headers?.["Retry-After"];
+            }
+            assert.fail("the claim was not refused");
+          };
+          assert.equal(await retryAfter(), "10");
+          clock.advance(3_500);
+          assert.equal(await retryAfter(), "7");
+          clock.advance(6_499);
+          assert.equal(await retryAfter(), "1");
+          clock.advance(-9_999);
+        },
+      );
+      await t.step("the holder renews its lease while it works", async () => {
+        clock.advance(9_000);
+        assert.equal(
+          await records.renew({ workspaceId: ws.workspaceId, key: "order-1", leaseToken: "x" }),
+          false,
+          "only the holder renews",
+        );
+        assert.equal(
+          await records.renew({
+            workspaceId: ws.workspaceId,
+            key: "order-1",
+            leaseToken: first.leaseToken,
+          }),
+          true,
+        );
+        clock.advance(9_000); // 18 s after the claim, 9 s after the renewal: still held
+        await assert.rejects(() => records.claim(base), rejectsWith("idempotency_in_progress"));
+        clock.advance(-18_000);
+      });
+      await t.step(
         "a different request under the key is a conflict, even while running",
         async () => {
           await assert.rejects(
@@ -218,6 +259,68 @@ Deno.test(
       // Neither header alone is that key.
       assert.equal((await (await parse(["a"])).json()).data.replay, false);
       assert.equal(await countCharges(env, ws.workspaceId), 2);
+    } finally {
+      await env.close();
+    }
+  },
+);
+
+Deno.test(
+  "idempotency: a live slow lookup keeps its key (lease renewed); a retry gets 409 with Retry-After",
+  DB_TEST,
+  async () => {
+    const entered = Promise.withResolvers<void>();
+    const gate = Promise.withResolvers<void>();
+    let calls = 0;
+    const env = await createTestEnv({
+      ports: {
+        verifier: {
+          verify: async () => {
+            if (++calls === 1) {
+              entered.resolve();
+              await gate.promise;
+            }
+            return { kind: "unavailable", why: "hosts-down", evidence: null } as const;
+          },
+        },
+      },
+    });
+    try {
+      // A short lease, so that the test can outlive it: renewed every 100 ms of real time.
+      env.ctx.idempotency = createIdempotencyRecords({
+        sql: env.db.sql,
+        clock: env.clock,
+        leaseMs: 300,
+      });
+      const ws = await createTestWorkspace(env, 100);
+      const find = () =>
+        env.app.request("/api/v1/find", {
+          method: "POST",
+          headers: bearer(ws.apiKey, {
+            "Content-Type": "application/json",
+            "Idempotency-Key": "slow-1",
+          }),
+          body: JSON.stringify({ name: "Ada Lovelace", company: "analytical.example" }),
+        });
+      const first = find();
+      await entered.promise;
+      // Far past the first lease on the service's clock; the holder renews it meanwhile.
+      env.clock.advance(5_000);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      const retry = await find();
+      assert.equal(retry.status, 409);
+      assert.equal((await retry.json()).error.code, "idempotency_in_progress");
+      assert.equal(retry.headers.get("Retry-After"), "1");
+      gate.resolve();
+      const answered = await first;
+      assert.equal(answered.status, 200);
+      await answered.body?.cancel();
+      assert.equal(calls, 1, "the retry did no work");
+      // The key is free again at once (the lookup was not final), and nothing renews it now.
+      env.clock.advance(1);
+      const again = await find();
+      assert.equal(again.status, 200);
+      await again.body?.cancel();
     } finally {
       await env.close();
     }

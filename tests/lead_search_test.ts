@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { importDemoPeople } from "../domain/directory/import_demo_people.ts";
 import { readBalance } from "../domain/billing/balance.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
+import { createPagedDirectorySearch } from "../domain/lead_search/search_directory_page.ts";
 import { recoverExpiredLeases } from "../domain/lead_search/recover_expired_leases.ts";
 import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
 
@@ -228,6 +229,64 @@ Deno.test("lead search: every cancel transition of §3 and its reservation", DB_
   }
 });
 
+Deno.test(
+  "lead search: a page still being searched when cancel answers is neither delivered nor charged",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      await seed(env, 80);
+      const ws = await createTestWorkspace(env, 1000);
+      const run = (await start(env, ws.apiKey, { count: 75 })).body.data.run;
+      // Page 1 is delivered; page 2's directory search is under way when the cancel is answered.
+      const paged = createPagedDirectorySearch();
+      let searches = 0;
+      const ended = await runLeadSearch(env.ctx, {
+        search: async (sql, input) => {
+          searches++;
+          if (searches === 2) {
+            const answer = await cancel(env, ws.apiKey, run.id);
+            assert.deepEqual(answer.body, { data: { status: "cancelling" } });
+          }
+          return await paged(sql, input);
+        },
+      });
+      assert.deepEqual(ended, { kind: "finished", runId: run.id, status: "cancelled" });
+      assert.equal(searches, 2, "no page is searched after the cancel");
+      const final = (await poll(env, ws.apiKey, run.id)).body.data;
+      assert.equal(final.status, "cancelled");
+      assert.equal(final.deliveredCount, 25, "only the page delivered before the cancel");
+      assert.equal(final.creditsCharged, PRICE * final.deliveredCount);
+      assert.equal(final.results.length, 25);
+      assert.deepEqual(await balanceOf(env, ws.workspaceId), {
+        available: 1000 - PRICE * 25,
+        reserved: 0,
+        granted: 1000,
+      });
+      const row = (await env.db.sql`SELECT reservation_id FROM lead_search_runs
+                                     WHERE id = ${run.id}`)[0];
+      const entries = await env.db.sql<
+        { kind: string; amount: string; charge_key: string | null }[]
+      >`
+        SELECT kind, amount, charge_key FROM ledger_entries
+         WHERE reservation_id = ${row.reservation_id} ORDER BY id`;
+      assert.deepEqual(
+        entries.map((e) => [e.kind, Number(e.amount), e.charge_key]),
+        [
+          ["reserve", PRICE * 75, null],
+          ["settle", PRICE * 25, `lead-search:${run.id}:page:1`],
+          ["release", PRICE * 50, null],
+        ],
+      );
+      const stored = await env.db.sql`SELECT count(*)::int AS n FROM lead_search_results
+                                       WHERE run_id = ${run.id}`;
+      assert.equal(stored[0].n, 25);
+    } finally {
+      await env.close();
+    }
+  },
+);
+
 Deno.test("lead search: one active run under 20 concurrent starts", DB_TEST, async () => {
   const env = await createTestEnv();
   try {
@@ -287,8 +346,10 @@ Deno.test(
       assert.equal(differ.status, 400);
       assert.equal(differ.body.error.code, "invalid_continuation");
       const foreign = await start(env, other.apiKey, { count: 10, continueFromRunId: a.id });
+      assert.equal(foreign.status, 400, "another workspace's run: 400, as README says");
       assert.equal(foreign.body.error.code, "invalid_continuation");
       const unknown = await start(env, ws.apiKey, { count: 10, continueFromRunId: "run_nope" });
+      assert.equal(unknown.status, 400, "an unknown run: 400, as README says");
       assert.equal(unknown.body.error.code, "invalid_continuation");
       const impossible = await start(env, ws.apiKey, {
         count: 10,
@@ -373,6 +434,32 @@ Deno.test("lead search: validation, insufficient credits, filters match", DB_TES
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.error.code, "validation_error", JSON.stringify(body));
     }
+    // The message names what was wrong.
+    const unknown = await start(env, ws.apiKey, { filters: { bogus: ["x"] }, count: 5 });
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(unknown.body.error, {
+      code: "validation_error",
+      message:
+        "filters.bogus is not a known filter; known: jobTitle, location, company, industry, headcount, seniority, keywords",
+    });
+    const notObject = await start(env, ws.apiKey, { filters: [], count: 5 });
+    assert.equal(notObject.body.error.message, "filters must be an object");
+    const notString = await start(env, ws.apiKey, { count: 1, continueFromRunId: 7 });
+    assert.equal(notString.status, 400);
+    assert.equal(notString.body.error.message, "continueFromRunId must be a string");
+    // A page given twice.
+    const someRun = await env.app.request("/api/v1/lead-search/runs/run_nope?page=2&page=3", {
+      headers: bearer(ws.apiKey),
+    });
+    assert.equal(someRun.status, 400);
+    assert.deepEqual((await someRun.json()).error, {
+      code: "validation_error",
+      message: "page must be given once",
+    });
+    const badPage = await poll(env, ws.apiKey, "run_nope", 0);
+    assert.equal(badPage.status, 400);
+    assert.equal(badPage.body.error.message, "page must be a positive integer");
+
     const poor = await start(env, ws.apiKey, { count: 51 });
     assert.equal(poor.status, 200);
     assert.equal(poor.body.data.run, null);
@@ -384,7 +471,11 @@ Deno.test("lead search: validation, insufficient credits, filters match", DB_TES
       location: ["berlin", "Paris, France"],
       headcount: ["51-200", "201-500", "501-1000", "1001-5000", "5001-10000", "10001+"],
     };
-    const run = (await start(env, ws.apiKey, { filters, count: 50 })).body.data.run;
+    // continueFromRunId null is no continuation, as if left out.
+    const started = await start(env, ws.apiKey, { filters, count: 50, continueFromRunId: null });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const run = started.body.data.run;
+    assert.equal(run.continueFromRunId, null);
     while ((await runLeadSearch(env.ctx)).kind !== "idle") { /* run */ }
     const done = (await poll(env, ws.apiKey, run.id)).body.data;
     assert.equal(done.status, "completed");

@@ -21,6 +21,7 @@ import { ServiceError } from "../errors.ts";
 import { type Balance, readBalance, readBalanceOrNull } from "./balance.ts";
 import type { ChargeRequest, ChargeResult } from "./charge_units.ts";
 import { holdInFlight } from "./hold_in_flight.ts";
+import { holdLease } from "../idempotency/hold_lease.ts";
 
 export const INCOMPLETE_MESSAGE =
   "The charge could not be recorded, so the answer was not delivered and nothing was billed; retry";
@@ -104,7 +105,14 @@ export interface CallClaim {
   release(keep: boolean): Promise<void>;
   /** Marks the key done without a charge (a final outcome that cost nothing). */
   complete(response?: unknown): Promise<void>;
+  /**
+   * Renews the key's lease while the call works, so a slow call is never taken for a dead one;
+   * the returned function stops it (call it before `release`). A no-op without a held key.
+   */
+  keepAlive(): () => Promise<void>;
 }
+
+const NOT_HELD = () => () => Promise.resolve();
 
 export async function claimCall(
   ctx: DomainContext,
@@ -122,6 +130,7 @@ export async function claimCall(
       idempotency: () => undefined,
       release: () => Promise.resolve(),
       complete: () => Promise.resolve(),
+      keepAlive: NOT_HELD,
     };
   }
   const claim = await ctx.idempotency.claim({
@@ -141,6 +150,7 @@ export async function claimCall(
       idempotency: () => undefined,
       release: () => Promise.resolve(),
       complete: () => Promise.resolve(),
+      keepAlive: NOT_HELD,
     };
   }
   const leaseToken = claim.leaseToken;
@@ -157,6 +167,7 @@ export async function claimCall(
       ctx.idempotency.release({ workspaceId, key, leaseToken, forget: !keep })
         .catch(() => {}),
     complete: (response) => ctx.idempotency.complete({ workspaceId, key, leaseToken, response }),
+    keepAlive: () => holdLease(ctx.idempotency, { workspaceId, key, leaseToken }),
   };
 }
 
@@ -192,6 +203,7 @@ async function runHeldCall<A>(
     };
   }
 
+  const stopRenewing = call.keepAlive();
   let finished = false;
   // Once a charge was attempted (or an earlier attempt held the key) the key is never forgotten:
   // a charge may have committed even when its answer was lost, and only the same request may
@@ -245,7 +257,9 @@ async function runHeldCall<A>(
     const results = await chargeOrIncomplete(ctx, requests);
     const billing = billingOf(requests, results);
     if (results.some((r) => r.outcome === "lease_lost")) {
-      throw new ServiceError("idempotency_in_progress", LEASE_LOST_MESSAGE);
+      throw new ServiceError("idempotency_in_progress", LEASE_LOST_MESSAGE, {
+        headers: { "Retry-After": "1" },
+      });
     }
     if (results.some((r) => r.outcome === "insufficient")) {
       const required = requests.filter((_, i) => results[i].outcome === "insufficient")
@@ -260,6 +274,7 @@ async function runHeldCall<A>(
     finished = outcome.final;
     return { kind: "answered", answer: outcome.answer, billing };
   } finally {
+    await stopRenewing();
     if (!finished) await call.release(chargeAttempted);
   }
 }

@@ -5,7 +5,8 @@
  * cache; the directory (an answer from our own records); otherwise Gravatar and GitHub, and, when
  * they state a profile or a name at a company, the network cross-reference. If any source the
  * enrichment needs cannot answer, nothing is delivered or billed and the key is given back.
- * Billed per completed enrichment, found or not (a cached answer too).
+ * Billed per completed enrichment, found or not (a cached answer too). A replay under an
+ * Idempotency-Key checks the list again: an address listed since is answered `do-not-contact`.
  */
 import type { DomainContext } from "../context.ts";
 import { type Billing, runBilledCall } from "../billing/billed_call.ts";
@@ -54,7 +55,12 @@ export async function enrichEmail(
       return { answer, parts: part, final: true };
     },
     store: (answer) => answer,
-    replay: (stored) => stored as EnrichAnswer,
+    // The list may have grown since: a replay never delivers a person listed now (free, as
+    // every replay; `replay` stays true: it answers the earlier call with this key).
+    replay: async (stored) =>
+      normal !== null && await isDoNotContact(ctx.db.sql, { workspaceId: input.workspaceId, email })
+        ? refused(email, "do-not-contact")
+        : stored as EnrichAnswer,
   });
   if (result.kind === "insufficient") {
     return { ...refused(email, "insufficient-credits"), ...result.billing };

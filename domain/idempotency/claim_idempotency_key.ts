@@ -8,13 +8,18 @@
  * completes the work marks the record `done` in the same transaction (optionally storing the
  * answer, for routes whose answers may be kept). Records are tombstones: after the 30-day replay
  * window the key stays used, and reusing it is a conflict.
+ *
+ * The lease is short (`DEFAULT_LEASE_MS`) and renewed while the holder works (`renew`, driven by
+ * `holdLease`), so a slow lookup keeps its key for as long as it runs, and the key of a process
+ * that died mid-request is free again within one lease. A claim refused as in progress says in
+ * `Retry-After` when the lease it met ends (at least 1 s).
  */
 import { ServiceError } from "../errors.ts";
 import type { Sql } from "../stores/database.ts";
 import type { Clock } from "../shared/clock.ts";
 
 export const REPLAY_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
-export const DEFAULT_LEASE_MS = 60_000;
+export const DEFAULT_LEASE_MS = 15_000;
 
 export const CONFLICT_MESSAGE = "This Idempotency-Key was already used for a different request";
 export const EXPIRED_MESSAGE =
@@ -40,7 +45,11 @@ export interface ClaimInput {
 }
 
 export interface IdempotencyRecords {
+  /** How long a claim lasts without a renewal. */
+  readonly leaseMs: number;
   claim(input: ClaimInput): Promise<Claim>;
+  /** Extends the holder's lease by `leaseMs` from now; false when it no longer holds the key. */
+  renew(input: { workspaceId: string; key: string; leaseToken: string }): Promise<boolean>;
   /** Marks the record done (when no charge did it), storing `response` if given. */
   complete(
     input: { workspaceId: string; key: string; leaseToken: string; response?: unknown },
@@ -101,7 +110,10 @@ export function createIdempotencyRecords(
     }
     if (row.state === "done") return { kind: "done", response: row.response ?? null };
     if (row.lease_until && row.lease_until.getTime() > now) {
-      throw new ServiceError("idempotency_in_progress", IN_PROGRESS_MESSAGE);
+      const seconds = Math.max(1, Math.ceil((row.lease_until.getTime() - now) / 1000));
+      throw new ServiceError("idempotency_in_progress", IN_PROGRESS_MESSAGE, {
+        headers: { "Retry-After": String(seconds) },
+      });
     }
     // The holder crashed or gave up: take the lease over, unless someone else just did.
     const taken = await sql`
@@ -113,6 +125,17 @@ export function createIdempotencyRecords(
       RETURNING 1`;
     if (taken.length === 0) return await claim(input);
     return { kind: "claimed", leaseToken, resumed: true };
+  }
+
+  async function renew(
+    input: { workspaceId: string; key: string; leaseToken: string },
+  ): Promise<boolean> {
+    const renewed = await sql`
+      UPDATE idempotency_records SET lease_until = ${new Date(clock.now() + leaseMs)}
+       WHERE workspace_id = ${input.workspaceId} AND idem_key = ${input.key}
+         AND state = 'running' AND lease_token = ${input.leaseToken}
+      RETURNING 1`;
+    return renewed.length > 0;
   }
 
   async function complete(
@@ -142,5 +165,5 @@ export function createIdempotencyRecords(
     }
   }
 
-  return { claim, complete, release };
+  return { leaseMs, claim, renew, complete, release };
 }

@@ -115,6 +115,11 @@ export function isTerminal(status: RunStatus): boolean {
  * strings (trimmed; blanks and repeats dropped; empty criteria dropped). Headcount members must
  * be one of the directory's ranges. Anything else is a `validation_error` naming what was wrong.
  */
+/** The message for a criterion that is none of `FILTER_NAMES` (names the known ones). */
+export function unknownFilterMessage(name: string): string {
+  return `filters.${name} is not a known filter; known: ${FILTER_NAMES.join(", ")}`;
+}
+
 export function normalizeFilters(value: unknown): LeadFilters {
   if (value === undefined || value === null) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
@@ -123,10 +128,7 @@ export function normalizeFilters(value: unknown): LeadFilters {
   const filters: LeadFilters = {};
   for (const [name, members] of Object.entries(value as Record<string, unknown>)) {
     if (!(FILTER_NAMES as readonly string[]).includes(name)) {
-      throw new ServiceError(
-        "validation_error",
-        `filters.${name} is not a known criterion (known: ${FILTER_NAMES.join(", ")})`,
-      );
+      throw new ServiceError("validation_error", unknownFilterMessage(name));
     }
     if (!Array.isArray(members)) {
       throw new ServiceError("validation_error", `filters.${name} must be an array of strings`);

@@ -3,7 +3,8 @@
  * (`FOR UPDATE SKIP LOCKED` + a new lease token), then deliver it page by page. Each page's
  * leads, its settlement from the run's reservation and the run's counters commit in one
  * transaction that first checks the lease is still ours, so a runner whose lease was taken over
- * can neither deliver nor bill. Between pages the run is re-read: `cancelling` ends it as
+ * can neither deliver nor bill, and that the run is still `processing`: a page searched while a
+ * cancel came in is dropped unbilled. Between pages the run is re-read: `cancelling` ends it as
  * `cancelled`. At the end the reservation is released (what was not settled returns to
  * `available`) in the transaction that sets the terminal status. A directory that cannot answer
  * ends the run `failed`; leads already delivered stay charged.
@@ -147,20 +148,23 @@ export async function runLeadSearch(
     if (leads.length === 0) return await finish("completed");
 
     const delivered = await deliverPage(ctx, { runId, leaseToken, leads, leaseUntil: leaseEnd() });
-    if (!delivered) return { kind: "lease-lost", runId };
-    pagesThisClaim++;
+    if (delivered === "lease-lost") return { kind: "lease-lost", runId };
+    // Cancelled while this page was searched: it is dropped, and the run ends at the loop's top.
+    if (delivered === "delivered") pagesThisClaim++;
   }
 }
 
 /**
  * Records one page and settles its price from the run's reservation in one transaction, under
- * the charge key `lead-search:<runId>:page:<n>`. False when the lease is no longer ours (nothing
- * written).
+ * the charge key `lead-search:<runId>:page:<n>`. Only a `processing` run takes a page: the status
+ * is read under the row lock a cancel also takes, so a page whose search was under way when the
+ * cancel answered `cancelling` is `not-delivered` (nothing written, nothing charged; spec §3).
+ * `lease-lost` when the lease is no longer ours (nothing written).
  */
 async function deliverPage(
   ctx: RunnerContext,
   input: { runId: string; leaseToken: string; leads: DirectoryLead[]; leaseUntil: Date },
-): Promise<boolean> {
+): Promise<"delivered" | "not-delivered" | "lease-lost"> {
   const deliveredAt = new Date(ctx.clock.now());
   return await ctx.db.sql.begin(async (tx) => {
     const run = (await tx<RunRow[]>`
@@ -168,7 +172,8 @@ async function deliverPage(
        WHERE id = ${input.runId} AND lease_token = ${input.leaseToken}
          AND status IN ('processing', 'cancelling')
        FOR UPDATE`)[0];
-    if (!run) return false;
+    if (!run) return "lease-lost" as const;
+    if (run.status !== "processing") return "not-delivered" as const;
     const page = run.pages + 1;
     const leads = input.leads.slice(0, run.count - run.delivered_count);
     const rows = leads.map((lead, i) => ({
@@ -205,6 +210,6 @@ async function deliverPage(
                     pages = ${page}, cursor = ${leads[leads.length - 1].personId},
                     lease_until = ${input.leaseUntil}, updated_at = ${deliveredAt}
               WHERE id = ${run.id}`;
-    return true;
+    return "delivered" as const;
   });
 }

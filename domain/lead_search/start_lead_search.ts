@@ -87,6 +87,7 @@ export async function startLeadSearch(
   };
   if (call.kind === "done") return await replayOf((call.stored as { runId: string }).runId);
 
+  const stopRenewing = call.keepAlive();
   let finished = false;
   try {
     if (call.kind === "claimed" && call.resumed && input.idempotencyKey) {
@@ -187,6 +188,7 @@ export async function startLeadSearch(
       balance: made.balance ?? await readBalanceOrNull(sql, workspaceId),
     };
   } finally {
+    await stopRenewing();
     // Nothing is ever charged under a start's key: a refused start forgets it.
     if (!finished) await call.release(false);
   }

@@ -94,6 +94,7 @@ export async function parseNamesBatch(
     ? new Set<number>()
     : await chargedPositions(ctx, workspaceId, key, names.length);
   let anyChargedUnderKey = answeredBefore.size > 0;
+  const stopRenewing = call.keepAlive();
   let finished = false;
   try {
     // Before any row runs: can the workspace pay one answer for every row that is not a replay?
@@ -205,6 +206,7 @@ export async function parseNamesBatch(
       balance: balance ?? await readBalanceOrNull(ctx.db.sql, workspaceId),
     };
   } finally {
+    await stopRenewing();
     if (holdsKey && !finished) await call.release(anyChargedUnderKey);
   }
 }

@@ -3,7 +3,7 @@ import type { DomainContext } from "../../domain/context.ts";
 import { startLeadSearch } from "../../domain/lead_search/start_lead_search.ts";
 import type { AppEnv } from "../app_env.ts";
 import { billedRoute } from "../billed_route.ts";
-import { errorContent } from "../schemas.ts";
+import { errorContent, IN_PROGRESS_NOTE } from "../schemas.ts";
 import { LeadSearchStartAnswerSchema, LeadSearchStartBodySchema } from "./lead_search_schemas.ts";
 
 export function mountLeadSearchStart(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void {
@@ -24,7 +24,7 @@ export function mountLeadSearchStart(app: OpenAPIHono<AppEnv>, ctx: DomainContex
         "`validation_error` (filters, count, Content-Type or Idempotency-Key), or `invalid_continuation` (continueFromRunId names an unfinished, foreign or unknown run, or filters differ from its filters). Not billed",
       ),
       409: errorContent(
-        "`run_already_active`, `run_already_continued`, `idempotency_conflict` or `idempotency_in_progress`. Not billed",
+        `\`run_already_active\`, \`run_already_continued\`, \`idempotency_conflict\`, or ${IN_PROGRESS_NOTE}. Not billed`,
       ),
     },
   });

@@ -29,8 +29,11 @@ export function mountLeadSearchRun(app: OpenAPIHono<AppEnv>, ctx: DomainContext)
     request: {
       params: RunIdParams,
       query: z.object({
-        page: z.string().regex(/^[1-9][0-9]{0,6}$/, PAGE_RULE).optional().openapi({
-          description: "1-based page of results (default 1)",
+        page: z.string({
+          // A repeated `page` arrives as an array.
+          error: (issue) => Array.isArray(issue.input) ? "page must be given once" : PAGE_RULE,
+        }).regex(/^[1-9][0-9]{0,6}$/, PAGE_RULE).optional().openapi({
+          description: "1-based page of results (default 1); given at most once",
           example: "1",
         }),
       }),
@@ -40,7 +43,7 @@ export function mountLeadSearchRun(app: OpenAPIHono<AppEnv>, ctx: DomainContext)
         description: "The run and one page of its leads",
         content: { "application/json": { schema: z.object({ data: LeadSearchRunPageSchema }) } },
       },
-      400: errorContent("`validation_error`: page is not a positive integer"),
+      400: errorContent("`validation_error`: page is not a positive integer, or given twice"),
       404: errorContent("`not_found`: no run with this id in this workspace"),
       ...COMMON_ERROR_RESPONSES,
     },

@@ -5,6 +5,7 @@ import {
   MAX_COUNT,
   MAX_FILTER_MEMBERS,
   RUN_STATUSES,
+  unknownFilterMessage,
 } from "../../domain/lead_search/lead_search_run.ts";
 import { BalanceSchema } from "../schemas.ts";
 
@@ -44,7 +45,13 @@ export const LeadFiltersSchema = z.object({
   keywords: members("keywords", "Any member among the person's keywords (case ignored)", [
     "saas",
   ]),
-}, { error: "filters must be an object" }).strict().openapi("LeadFilters", {
+}, {
+  // An unknown criterion is named (with the known ones); anything else is not an object.
+  error: (issue) =>
+    issue.code === "unrecognized_keys"
+      ? unknownFilterMessage(String(issue.keys[0]))
+      : "filters must be an object",
+}).strict().openapi("LeadFilters", {
   description:
     "Each criterion is a list of alternatives (any member may match); all given criteria apply. Unknown criteria are a validation_error",
 });
@@ -55,10 +62,11 @@ export const LeadSearchStartBodySchema = z.object({
     MAX_COUNT,
     COUNT_RULE,
   ).openapi({ description: `Leads wanted, 1 to ${MAX_COUNT}`, example: 50 }),
-  continueFromRunId: z.string({ error: "continueFromRunId must be a string" }).optional()
+  continueFromRunId: z.string({ error: "continueFromRunId must be a string" }).nullable()
+    .optional()
     .openapi({
       description:
-        "A finished run of this workspace to continue: its filters apply (filters given must equal them) and leads delivered anywhere in its chain are skipped",
+        "A finished run of this workspace to continue: its filters apply (filters given must equal them) and leads delivered anywhere in its chain are skipped. null, like leaving it out, starts a new run (no continuation)",
       example: "run_0a1b2c3d4e5f60718293",
     }),
 }).openapi("LeadSearchStartRequest", {
