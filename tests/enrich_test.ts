@@ -11,7 +11,14 @@ import { addDoNotContact } from "../domain/do_not_contact/add_do_not_contact.ts"
 import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
 import { openKv } from "../domain/stores/kv.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
-import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
+import {
+  bearer,
+  createTestEnv,
+  createTestWorkspace,
+  DB_TEST,
+  lookupCaller,
+  type TestEnv,
+} from "./harness.ts";
 import { profileResult, startFakeBrave } from "./fakes/brave_server.ts";
 import { startFakeGravatar } from "./fakes/gravatar_server.ts";
 import { startFakeGithub } from "./fakes/github_server.ts";
@@ -98,19 +105,7 @@ async function startWorld(options: { gravatarFail?: 429 | 500 | "slow" } = {}) {
 }
 
 function enricher(env: TestEnv, apiKey: string) {
-  return async (body: unknown, key?: string) => {
-    const res = await env.app.request("/api/v1/enrich/email", {
-      method: "POST",
-      headers: bearer(apiKey, {
-        "Content-Type": "application/json",
-        ...(key ? { "Idempotency-Key": key } : {}),
-      }),
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    const json = JSON.parse(text);
-    return { status: res.status, data: json.data, error: json.error, text };
-  };
+  return lookupCaller(env, apiKey, "/api/v1/enrich/email");
 }
 
 Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_TEST, async (t) => {

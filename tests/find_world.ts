@@ -7,7 +7,7 @@ import { loadConfig } from "../domain/config/config.ts";
 import { parseImportRecord } from "../domain/directory/import_people.ts";
 import { openKv } from "../domain/stores/kv.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
-import { bearer, createTestEnv, type TestEnv } from "./harness.ts";
+import { createTestEnv, lookupCaller, type TestEnv } from "./harness.ts";
 import { type FakeDns, startFakeDns } from "./fakes/dns_server.ts";
 import { FAKE_TLS_CA_FILE, type FakeSmtp, startFakeSmtp } from "./fakes/smtp_server.ts";
 import { type FakeWikidata, startFakeWikidata } from "./fakes/wikidata_server.ts";
@@ -139,18 +139,7 @@ export function recordOf(value: unknown) {
 }
 
 export function finder(env: TestEnv, apiKey: string) {
-  return async (body: unknown, key?: string) => {
-    const res = await env.app.request("/api/v1/find", {
-      method: "POST",
-      headers: bearer(apiKey, {
-        "Content-Type": "application/json",
-        ...(key ? { "Idempotency-Key": key } : {}),
-      }),
-      body: JSON.stringify(body),
-    });
-    const json = await res.json();
-    return { status: res.status, data: json.data, error: json.error };
-  };
+  return lookupCaller(env, apiKey, "/api/v1/find");
 }
 
 export async function pointsSpent(env: TestEnv, workspaceId: string): Promise<number> {

@@ -138,6 +138,26 @@ export function bearer(apiKey: string, extra: Record<string, string> = {}): Head
   return { Authorization: `Bearer ${apiKey}`, ...extra };
 }
 
+/**
+ * A caller of one lookup route (find, network search, enrich) as a client posts to it: JSON body,
+ * an optional Idempotency-Key; answers the status, `data`, `error` and the raw text.
+ */
+export function lookupCaller(env: { app: TestEnv["app"] }, apiKey: string, path: string) {
+  return async (body: unknown, key?: string) => {
+    const res = await env.app.request(path, {
+      method: "POST",
+      headers: bearer(apiKey, {
+        "Content-Type": "application/json",
+        ...(key ? { "Idempotency-Key": key } : {}),
+      }),
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    const json = JSON.parse(text);
+    return { status: res.status, data: json.data, error: json.error, text };
+  };
+}
+
 /** Deno.test options for tests holding databases, sockets and KV across awaits. */
 export const DB_TEST = { sanitizeOps: false, sanitizeResources: false } as const;
 

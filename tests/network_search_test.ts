@@ -9,7 +9,13 @@ import { loadConfig } from "../domain/config/config.ts";
 import { findPersonByNetworkUrl } from "../domain/directory/find_person_by_network_url.ts";
 import { openKv } from "../domain/stores/kv.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
-import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
+import {
+  createTestEnv,
+  createTestWorkspace,
+  DB_TEST,
+  lookupCaller,
+  type TestEnv,
+} from "./harness.ts";
 import { profileResult, startFakeBrave } from "./fakes/brave_server.ts";
 import { startFakeSerpApi } from "./fakes/serpapi_server.ts";
 
@@ -42,18 +48,7 @@ async function appWith(env: Record<string, string>, clock = new FakeClock(Date.n
 }
 
 function searcher(env: TestEnv, apiKey: string) {
-  return async (body: unknown, key?: string) => {
-    const res = await env.app.request("/api/v1/network-search", {
-      method: "POST",
-      headers: bearer(apiKey, {
-        "Content-Type": "application/json",
-        ...(key ? { "Idempotency-Key": key } : {}),
-      }),
-      body: JSON.stringify(body),
-    });
-    const json = await res.json();
-    return { status: res.status, data: json.data, error: json.error };
-  };
+  return lookupCaller(env, apiKey, "/api/v1/network-search");
 }
 
 for (const provider of ["brave", "serpapi"] as const) {

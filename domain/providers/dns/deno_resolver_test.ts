@@ -5,49 +5,19 @@
  */
 import assert from "node:assert/strict";
 import { startFakeDns } from "../../../tests/fakes/dns_server.ts";
+import {
+  assertContractAnswers,
+  CONTRACT_ZONE,
+} from "../../../tests/fakes/dns_resolver_contract.ts";
 import { createDenoResolver } from "./deno_resolver.ts";
 
 const OPEN = { sanitizeOps: false, sanitizeResources: false };
 
 Deno.test("deno resolver: MX, null MX, empty, nxdomain, addresses, timeout", OPEN, async () => {
-  const dns = await startFakeDns({
-    "example.test": {
-      mx: [
-        { preference: 20, exchange: "mx2.example.test" },
-        { preference: 10, exchange: "mx1.example.test." },
-      ],
-    },
-    "mx1.example.test": { a: ["127.0.0.1", "127.0.0.2"], aaaa: ["::1"] },
-    "v6only.test": { aaaa: ["::1"] },
-    "nullmx.test": { mx: [{ preference: 0, exchange: "." }] },
-    "amx.test": { a: ["127.0.0.1"] },
-    "txt.test": { txt: ["v=spf1 -all"] },
-    "hangs.test": { silent: true },
-  });
+  const dns = await startFakeDns(CONTRACT_ZONE);
   const resolver = createDenoResolver({ nameServer: dns.nameServer, timeoutMs: 300 });
   try {
-    assert.deepEqual(await resolver.mx("example.test"), {
-      kind: "records",
-      records: [
-        { preference: 20, exchange: "mx2.example.test" },
-        { preference: 10, exchange: "mx1.example.test" },
-      ],
-    });
-    assert.deepEqual(await resolver.mx("nullmx.test"), {
-      kind: "records",
-      records: [{ preference: 0, exchange: "" }],
-    });
-    assert.deepEqual(await resolver.mx("amx.test"), { kind: "empty" });
-    assert.deepEqual(await resolver.mx("txt.test"), { kind: "empty" });
-    assert.deepEqual(await resolver.mx("missing.test"), { kind: "nxdomain" });
-    assert.deepEqual(await resolver.addresses("mx1.example.test"), {
-      kind: "records",
-      records: ["127.0.0.1", "127.0.0.2", "::1"],
-    });
-    assert.deepEqual(await resolver.addresses("v6only.test"), {
-      kind: "records",
-      records: ["::1"],
-    });
+    await assertContractAnswers(resolver);
     assert.deepEqual(await resolver.addresses("missing.test"), { kind: "empty" });
 
     const started = performance.now();

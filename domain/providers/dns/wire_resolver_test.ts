@@ -5,25 +5,18 @@
  */
 import assert from "node:assert/strict";
 import { startFakeDns } from "../../../tests/fakes/dns_server.ts";
+import {
+  assertContractAnswers,
+  CONTRACT_ZONE,
+} from "../../../tests/fakes/dns_resolver_contract.ts";
 import { createWireResolver } from "./wire_resolver.ts";
 
 const OPEN = { sanitizeOps: false, sanitizeResources: false };
 
 const ZONE = {
-  "example.test": {
-    mx: [
-      { preference: 20, exchange: "mx2.example.test" },
-      { preference: 10, exchange: "mx1.example.test." },
-    ],
-  },
-  "mx1.example.test": { a: ["127.0.0.1", "127.0.0.2"], aaaa: ["::1"] },
-  "v6only.test": { aaaa: ["::1"] },
-  "nullmx.test": { mx: [{ preference: 0, exchange: "." }] },
-  "amx.test": { a: ["127.0.0.1"] },
-  "txt.test": { txt: ["v=spf1 -all"] },
+  ...CONTRACT_ZONE,
   "servfail.test": { servfail: true },
   "refused.test": { refused: true },
-  "hangs.test": { silent: true },
   "slow.test": {
     a: ["127.0.0.3"],
     mx: [{ preference: 5, exchange: "mx.slow.test" }],
@@ -36,29 +29,8 @@ Deno.test("wire resolver: records, null MX, empty, nxdomain, addresses", OPEN, a
   const dns = await startFakeDns(ZONE);
   const resolver = createWireResolver({ servers: [dns.nameServer], timeoutMs: 500 });
   try {
-    assert.deepEqual(await resolver.mx("example.test"), {
-      kind: "records",
-      records: [
-        { preference: 20, exchange: "mx2.example.test" },
-        { preference: 10, exchange: "mx1.example.test" },
-      ],
-    });
-    assert.deepEqual(await resolver.mx("nullmx.test"), {
-      kind: "records",
-      records: [{ preference: 0, exchange: "" }],
-    });
-    assert.deepEqual(await resolver.mx("amx.test"), { kind: "empty" });
-    assert.deepEqual(await resolver.mx("txt.test"), { kind: "empty" });
-    assert.deepEqual(await resolver.mx("missing.test"), { kind: "nxdomain" });
+    await assertContractAnswers(resolver);
     assert.deepEqual(await resolver.mx("MISSING.test."), { kind: "nxdomain" });
-    assert.deepEqual(await resolver.addresses("mx1.example.test"), {
-      kind: "records",
-      records: ["127.0.0.1", "127.0.0.2", "::1"],
-    });
-    assert.deepEqual(await resolver.addresses("v6only.test"), {
-      kind: "records",
-      records: ["::1"],
-    });
     assert.deepEqual(await resolver.addresses("txt.test"), { kind: "empty" });
     assert.deepEqual(await resolver.addresses("missing.test"), { kind: "nxdomain" });
     // One question per name and type: the "no MX" answer needs no A/AAAA/TXT follow-up.
