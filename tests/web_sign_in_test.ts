@@ -89,6 +89,46 @@ Deno.test(
 );
 
 Deno.test(
+  "web app: `next` is resolved, and kept only on this origin at /app or below",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env);
+      await signedInMember(env, ws.workspaceId, "dot@example.com");
+      const client = new WebClient(env.app);
+      // Dot segments (raw, percent-encoded, with backslashes) do not climb out of /app, nor
+      // does another origin pass; a path inside /app is kept as resolved.
+      for (
+        const [next, landing] of [
+          ["/app/../..//evil.example/x", "/app"],
+          ["/app/..//evil.example/x", "/app"],
+          ["/app/%2e%2e/%2e%2e//evil.example/x", "/app"],
+          ["/app\\..\\..\\/evil.example/x", "/app"],
+          ["/application", "/app"],
+          ["https://evil.example/app/x", "/app"],
+          ["/app/tools/../prices?x=1", "/app/prices?x=1"],
+          ["/app", "/app"],
+        ]
+      ) {
+        const page = await client.get(`/app/sign-in?next=${encodeURIComponent(next)}`);
+        const field = /name="next" value="([^"]*)"/.exec(page.text)?.[1];
+        assert.equal(field, landing, next);
+        const signedIn = await client.post("/app/sign-in", {
+          email: "dot@example.com",
+          password: MEMBER_PASSWORD,
+          next,
+        });
+        assert.equal(signedIn.status, 303, next);
+        assert.equal(signedIn.location, landing, next);
+      }
+    } finally {
+      await env.close();
+    }
+  },
+);
+
+Deno.test(
   "web app: wrong passwords, bad forms and a form without its CSRF token",
   DB_TEST,
   async () => {

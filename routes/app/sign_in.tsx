@@ -22,11 +22,21 @@ import {
 } from "./session_cookie.ts";
 import type { WebEnv } from "./web_env.ts";
 
-/** Only a path inside the app may be the place to return to after signing in. */
-function safeNext(raw: unknown): string {
-  return typeof raw === "string" && /^\/app(\/|$|\?)/.test(raw) && !raw.startsWith("//")
-    ? raw
-    : "/app";
+/**
+ * Only a path inside the app may be the place to return to after signing in: `next` is resolved
+ * against this origin as a browser would (dot segments, `\\`, percent-encoded dots), and kept,
+ * as resolved, only when it stays on this origin at `/app` or below; anything else is `/app`.
+ */
+export function safeNext(raw: unknown, origin: string): string {
+  if (typeof raw !== "string" || raw === "") return "/app";
+  let url: URL;
+  try {
+    url = new URL(raw, origin);
+  } catch {
+    return "/app";
+  }
+  const inApp = url.pathname === "/app" || url.pathname.startsWith("/app/");
+  return url.origin === new URL(origin).origin && inApp ? url.pathname + url.search : "/app";
 }
 
 function SignInForm(props: { csrf: string; next: string; email?: string; error?: string }) {
@@ -71,14 +81,16 @@ export function mountSignIn(web: Hono<WebEnv>, ctx: DomainContext): void {
   web.get("/sign-in", (c) => {
     const csrf = newSessionToken();
     setAppCookie(c, SIGN_IN_CSRF_COOKIE, csrf);
-    return c.html(<SignInForm csrf={csrf} next={safeNext(c.req.query("next"))} />);
+    return c.html(
+      <SignInForm csrf={csrf} next={safeNext(c.req.query("next"), new URL(c.req.url).origin)} />,
+    );
   });
 
   web.post("/sign-in", async (c) => {
     const form = await c.req.parseBody();
     const email = typeof form.email === "string" ? form.email : "";
     const password = typeof form.password === "string" ? form.password : "";
-    const next = safeNext(form.next);
+    const next = safeNext(form.next, new URL(c.req.url).origin);
     const sentCsrf = typeof form._csrf === "string" ? form._csrf : "";
     const cookieCsrf = readAppCookie(c, SIGN_IN_CSRF_COOKIE) ?? "";
     const retry = (status: 400 | 401 | 403 | 429, error: string) => {
