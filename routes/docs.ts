@@ -12,6 +12,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { DomainContext } from "../domain/context.ts";
 import type { AppEnv } from "./app_env.ts";
+import { FAVICON } from "./favicon.ts";
 
 /**
  * Scripts and styles only from this origin. `style-src 'unsafe-inline'`: Swagger UI (React)
@@ -194,12 +195,6 @@ const VERSIONS = new Map<string, string>(
 function assetUrl(asset: Asset): string {
   return `${asset.path}?v=${VERSIONS.get(asset.path)}`;
 }
-
-/** The brand's diamond, so the browser does not ask for a /favicon.ico the app does not have. */
-const FAVICON = "data:image/svg+xml," +
-  encodeURIComponent(
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path fill="#2f5bd3" d="M8 0l8 8-8 8-8-8z"/></svg>',
-  );
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -22,6 +22,9 @@ Deno.test("web app: / and /app send a stranger to sign in", DB_TEST, async () =>
     assert.equal(signIn.status, 200);
     assert.match(signIn.text, /<form method="post" action="\/app\/sign-in"/);
     assert.match(signIn.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+    // An inline icon (which the policy allows), so the browser asks for no /favicon.ico.
+    assert.match(signIn.text, /<link rel="icon" href="data:image\/svg\+xml,%3Csvg%20/);
+    assert.match(signIn.headers.get("content-security-policy") ?? "", /img-src 'self' data:/);
   } finally {
     await env.close();
   }

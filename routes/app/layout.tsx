@@ -6,6 +6,7 @@
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
 import type { MemberSession } from "../../domain/members/session.ts";
+import { FAVICON } from "../favicon.ts";
 import { ASSET_PATHS } from "./assets.ts";
 
 export type Section =
@@ -37,6 +38,7 @@ function Document(props: { title: string; children: Child }) {
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>{props.title} · Contact data</title>
+          <link rel="icon" href={FAVICON} />
           <link rel="stylesheet" href={ASSET_PATHS.css} />
           <script src={ASSET_PATHS.js} defer></script>
         </head>
