@@ -120,6 +120,18 @@ Deno.test("api keys: names and expiry dates are checked by the verb", DB_TEST, a
     const garbled = await create(member, "Garbled", "next tuesday");
     assert.equal(garbled.status, 400);
     assert.match(garbled.text, /Expiry date must be a date\./);
+    // A day the calendar does not have is no date, not the next month's (nor "in the past").
+    for (
+      const impossible of ["2027-02-30", "2026-02-30", "2027-02-29", "2027-04-31", "2027-13-01"]
+    ) {
+      const refused = await create(member, "Impossible", impossible);
+      assert.equal(refused.status, 400, impossible);
+      assert.match(refused.text, /Expiry date must be a date\./, impossible);
+      assert.match(
+        refused.text,
+        new RegExp(`name="expiresOn" min="[0-9-]+" value="${impossible}"`),
+      );
+    }
     const [{ n }] = await env.db.sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM api_keys WHERE workspace_id = ${ws.workspaceId}`;
     assert.equal(n, 1, "only the workspace's first key");

@@ -15,7 +15,7 @@ import { statusOf } from "../errors.ts";
 import { CsrfField, Notice, Page } from "./layout.tsx";
 import { memberPage } from "./member_pages.ts";
 import type { WebEnv } from "./web_env.ts";
-import { Day, When } from "./dates.tsx";
+import { Day, dayStart, When } from "./dates.tsx";
 import { inSentence } from "./form_message.ts";
 
 export const API_KEYS_PATH = "/app/settings/api-keys";
@@ -64,8 +64,9 @@ export function mountApiKeys(web: Hono<WebEnv>, ctx: DomainContext): void {
       const created = await createApiKey(ctx.db.sql, {
         workspaceId: c.get("member").workspaceId,
         name: values.name,
-        // The key stops working as the chosen day begins (UTC); "never" is an empty date.
-        expiresAt: values.expiresOn ? new Date(`${values.expiresOn}T00:00:00Z`) : null,
+        // The key stops working as the chosen day begins (UTC); "never" is an empty date. A day
+        // the calendar lacks is an invalid Date, which the verb refuses as "must be a date".
+        expiresAt: values.expiresOn ? dayStart(values.expiresOn) : null,
         now: ctx.clock.now(),
       });
       // The answer page itself shows the key: a redirect would have to carry it.

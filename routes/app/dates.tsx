@@ -37,3 +37,17 @@ export function longDay(day: string): string {
     timeZone: "UTC",
   });
 }
+
+/**
+ * The start (00:00 UTC) of a `YYYY-MM-DD` day typed in a form, or an invalid Date when the text
+ * is no day of the calendar: `2027-02-30` is refused, not rolled over to March 2 as `Date` would.
+ */
+export function dayStart(day: string): Date {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  const start = new Date(match ? `${day}T00:00:00Z` : NaN);
+  if (!match || Number.isNaN(start.getTime())) return new Date(NaN);
+  const [year, month, date] = match.slice(1).map(Number);
+  const real = start.getUTCFullYear() === year && start.getUTCMonth() + 1 === month &&
+    start.getUTCDate() === date;
+  return real ? start : new Date(NaN);
+}
