@@ -11,7 +11,7 @@ import { importDemoPeople } from "../domain/directory/import_demo_people.ts";
 import { readBalance } from "../domain/billing/balance.ts";
 import { DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
-import { csvField } from "../routes/app/lead_search/leads_csv.tsx";
+import { csvField, csvFile } from "../routes/app/csv.ts";
 import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
 import { signedInMember, type WebClient, type WebResponse } from "./web_client.ts";
 import { readCsv } from "./csv.ts";
@@ -197,8 +197,10 @@ Deno.test(
         csv.headers.get("content-disposition"),
         `attachment; filename="leads-${runId}.csv"`,
       );
+      // UTF-8 with a byte-order mark, like the names CSV, so spreadsheets read accents right.
+      assert.ok(csv.text.startsWith("\uFEFFname,title,"), "a header after the BOM");
       assert.ok(csv.text.endsWith("\r\n"));
-      const rows = readCsv(csv.text);
+      const rows = readCsv(csv.text.slice(1));
       assert.deepEqual(rows[0], ["name", "title", "company", "location", "networkUrl"]);
       assert.equal(rows.length, 61);
       const delivered = await env.db.sql<
@@ -531,4 +533,6 @@ Deno.test("web lead search: CSV fields are quoted as RFC 4180 says and stay text
   assert.equal(csvField("two\nlines"), '"two\nlines"');
   assert.equal(csvField("=HYPERLINK(1)"), "'=HYPERLINK(1)");
   assert.equal(csvField("-1,2"), `"'-1,2"`);
+  // Both downloads are one shape: a byte-order mark, the header, CRLF after every line.
+  assert.equal(csvFile(["name", "note"], [["Núñez", null]]), "\uFEFFname,note\r\nNúñez,\r\n");
 });

@@ -1,7 +1,6 @@
 /**
  * `/app/lead-search/runs/:runId/leads.csv`: every lead the run delivered, once, in delivery order,
- * as an RFC 4180 file (header row, CRLF line ends, fields quoted when they hold a quote, a comma
- * or a line break). Free, like polling, and counted against the `account` budget. A lead carries
+ * as a CSV file (`../csv.ts`: RFC 4180, UTF-8 with a byte-order mark). Free, like polling, and counted against the `account` budget. A lead carries
  * no contact data, so neither does the file.
  */
 import type { Hono } from "hono";
@@ -13,6 +12,7 @@ import { ErrorPage } from "../layout.tsx";
 import { memberPage } from "../member_pages.ts";
 import type { WebEnv } from "../web_env.ts";
 import { refusedByRateLimit, runNotFound } from "./parts.tsx";
+import { csvFile } from "../csv.ts";
 
 export const CSV_COLUMNS = ["name", "title", "company", "location", "networkUrl"] as const;
 
@@ -38,20 +38,5 @@ export function mountLeadsCsv(web: Hono<WebEnv>, ctx: DomainContext): void {
 }
 
 export function leadsCsv(leads: Lead[]): string {
-  const lines = [CSV_COLUMNS.join(",")];
-  for (const lead of leads) {
-    lines.push(CSV_COLUMNS.map((column) => csvField(lead[column])).join(","));
-  }
-  return lines.join("\r\n") + "\r\n";
-}
-
-/**
- * One field, quoted as RFC 4180 says. A value a spreadsheet would run as a formula (`=`, `+`, `-`,
- * `@`, tab or CR first) gets a leading apostrophe: learned profiles come from web pages, and a
- * title like `=HYPERLINK(…)` must stay text when the file is opened.
- */
-export function csvField(value: string | null): string {
-  if (value === null) return "";
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return csvFile(CSV_COLUMNS, leads.map((lead) => CSV_COLUMNS.map((column) => lead[column])));
 }
