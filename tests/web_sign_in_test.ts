@@ -187,7 +187,9 @@ Deno.test(
         password: reset.oneTimePassword,
       });
       assert.equal((await fresh.get("/app")).location, "/app/password");
-      await fresh.get("/app/password");
+      const choose = await fresh.get("/app/password");
+      assert.match(choose.text, /You signed in with a one-time password/);
+      assert.doesNotMatch(choose.text, /currentPassword/, "no current password asked");
       const short = await fresh.post("/app/password", { password: "short", confirmation: "short" });
       assert.equal(short.status, 400);
       assert.match(short.text, /at least 12 characters/);
@@ -197,6 +199,114 @@ Deno.test(
       });
       assert.equal(differ.status, 400);
       assert.match(differ.text, /not the same/);
+    } finally {
+      await env.close();
+    }
+  },
+);
+
+Deno.test(
+  "web app: changing a chosen password needs the current one; the one-time flow does not",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env);
+      const member = await signedInMember(env, ws.workspaceId, "dee@example.com");
+      const other = new WebClient(env.app);
+      await other.get("/app/sign-in");
+      await other.post("/app/sign-in", { email: "dee@example.com", password: MEMBER_PASSWORD });
+      assert.equal((await other.get("/app")).status, 200, "a second session");
+      const hashOf = async () =>
+        (await env.db.sql<{ password_hash: string }[]>`
+          SELECT password_hash FROM members WHERE email = 'dee@example.com'`)[0].password_hash;
+      const before = await hashOf();
+      const newPassword = "another long private passphrase";
+
+      // The page asks for the current password, and no longer speaks of a one-time one.
+      const page = await member.get("/app/password");
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<title>Change your password/);
+      assert.match(page.text, /name="currentPassword"[^>]*autocomplete="current-password"/);
+      assert.doesNotMatch(page.text, /one-time password/);
+
+      // Without it, or with a wrong one: refused, nothing changed, no session ended.
+      for (const currentPassword of [undefined, "", "not my password at all"]) {
+        const fields: Record<string, string> = { password: newPassword, confirmation: newPassword };
+        if (currentPassword !== undefined) fields.currentPassword = currentPassword;
+        const refused = await member.post("/app/password", fields);
+        assert.equal(refused.status, 400, String(currentPassword));
+        assert.match(refused.text, /Your current password is not right\./);
+        // what was typed stays (the new password, repeated), but not the wrong current one
+        assert.match(refused.text, new RegExp(`name="password"[^>]*value="${newPassword}"`));
+        assert.match(refused.text, new RegExp(`name="confirmation"[^>]*value="${newPassword}"`));
+        assert.doesNotMatch(refused.text, /not my password at all/);
+      }
+      assert.equal(await hashOf(), before, "the password is unchanged");
+      assert.equal((await other.get("/app")).status, 200, "the other session lives on");
+
+      // The right current password changes it; the other sessions end, this one stays.
+      const changed = await member.post("/app/password", {
+        currentPassword: MEMBER_PASSWORD,
+        password: newPassword,
+        confirmation: newPassword,
+      });
+      assert.equal(changed.status, 303, changed.text);
+      assert.equal(changed.location, "/app");
+      assert.notEqual(await hashOf(), before);
+      assert.equal((await member.get("/app")).status, 200);
+      assert.equal((await other.get("/app")).status, 303, "the other session is signed out");
+      const fresh = new WebClient(env.app);
+      await fresh.get("/app/sign-in");
+      const signIn = await fresh.post("/app/sign-in", {
+        email: "dee@example.com",
+        password: newPassword,
+      });
+      assert.equal(signIn.location, "/app", "signed in with the new password");
+    } finally {
+      await env.close();
+    }
+  },
+);
+
+Deno.test(
+  "web app: guessing the current password counts against the sign-in limit",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env);
+      const member = await signedInMember(env, ws.workspaceId, "eve@example.com");
+      await member.get("/app/password");
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const attempt = await member.post("/app/password", {
+          currentPassword: "guess " + i,
+          password: "a brand new passphrase",
+          confirmation: "a brand new passphrase",
+        });
+        statuses.push(attempt.status);
+        if (attempt.status === 429) {
+          assert.match(attempt.text, /Too many attempts/);
+          assert.ok(Number(attempt.headers.get("retry-after")) > 0);
+        }
+      }
+      // The sign-in was the first of the address's ten attempts.
+      assert.deepEqual(statuses, [...Array(9).fill(400), 429]);
+      // Even the right password waits for the window, and nothing changed.
+      const right = await member.post("/app/password", {
+        currentPassword: MEMBER_PASSWORD,
+        password: "a brand new passphrase",
+        confirmation: "a brand new passphrase",
+      });
+      assert.equal(right.status, 429);
+      env.clock.advance(301_000);
+      const later = await member.post("/app/password", {
+        currentPassword: MEMBER_PASSWORD,
+        password: "a brand new passphrase",
+        confirmation: "a brand new passphrase",
+      });
+      assert.equal(later.status, 303, later.text);
     } finally {
       await env.close();
     }

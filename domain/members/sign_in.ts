@@ -22,15 +22,8 @@ export async function signIn(
   input: { email: string; password: string; clientAddress: string },
 ): Promise<SignInOutcome> {
   const email = input.email.trim().toLowerCase();
-  const emailDigest = encodeHex(
-    new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email))),
-  );
-  for (const subject of [`email:${emailDigest}`, `client:${input.clientAddress}`]) {
-    const decision = await deps.rateLimiter("sign_in", subject);
-    if (!decision.allowed) {
-      return { ok: false, reason: "rate-limited", retryAfterSeconds: decision.resetSeconds };
-    }
-  }
+  const wait = await countPasswordAttempt(deps.rateLimiter, email, input.clientAddress);
+  if (wait !== null) return { ok: false, reason: "rate-limited", retryAfterSeconds: wait };
   // (an address with a control character is no member's, and NUL cannot reach the database)
   const [member] = hasControlCharacter(email) ? [] : await deps.sql<
     { id: string; workspace_id: string; password_hash: string; password_is_temporary: boolean }[]
@@ -48,4 +41,26 @@ export async function signIn(
   // Expired sessions of anyone are cleared as members sign in (no sweeper needed).
   await deps.sql`DELETE FROM sessions WHERE expires_at < ${new Date(deps.clock.now())}`;
   return { ok: true, token, expiresAt, mustChoosePassword: member.password_is_temporary };
+}
+
+/**
+ * Counts one check of a member's password (a sign-in, or the current password when changing it)
+ * against the `sign_in` budget of the address and of the client. Null when admitted, otherwise
+ * the seconds until the spent window ends.
+ */
+export async function countPasswordAttempt(
+  rateLimiter: RateLimiter,
+  email: string,
+  clientAddress: string,
+): Promise<number | null> {
+  const emailDigest = encodeHex(
+    new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email.trim().toLowerCase())),
+    ),
+  );
+  for (const subject of [`email:${emailDigest}`, `client:${clientAddress}`]) {
+    const decision = await rateLimiter("sign_in", subject);
+    if (!decision.allowed) return decision.resetSeconds;
+  }
+  return null;
 }

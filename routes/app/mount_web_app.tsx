@@ -10,6 +10,7 @@ import type { AppEnv } from "../app_env.ts";
 import { mountAppAssets } from "./assets.ts";
 import { ErrorPage } from "./layout.tsx";
 import { mountSignIn } from "./sign_in.tsx";
+import { mountChoosePassword } from "./choose_password.tsx";
 import { mountOverview } from "./overview.tsx";
 import { mountApiKeys } from "./api_keys.tsx";
 import { mountPrices } from "./prices.tsx";
@@ -44,6 +45,7 @@ export function mountWebApp(
   });
   mountAppAssets(web);
   mountSignIn(web, ctx);
+  mountChoosePassword(web, ctx);
   mountOverview(web, ctx);
   mountApiKeys(web, ctx);
   mountPrices(web, ctx, api.openApiDocument);

@@ -1,17 +1,15 @@
 /**
- * Sign-in, sign-out and choosing a password. The sign-in form's CSRF token is a random value in
- * its own short-lived cookie and in the form (double submit), since there is no session yet.
+ * Sign-in and sign-out (choosing a password is `choose_password.tsx`). The sign-in form's CSRF
+ * token is a random value in its own short-lived cookie and in the form (double submit), since
+ * there is no session yet.
  */
 import type { Hono } from "hono";
-import { getConnInfo } from "hono/deno";
 import type { DomainContext } from "../../domain/context.ts";
-import { ServiceError } from "../../domain/errors.ts";
-import { choosePassword } from "../../domain/members/choose_password.ts";
-import { MIN_PASSWORD_LENGTH } from "../../domain/members/password.ts";
-import { hashSessionToken, newSessionToken } from "../../domain/members/session.ts";
+import { newSessionToken } from "../../domain/members/session.ts";
 import { signIn } from "../../domain/members/sign_in.ts";
 import { signOut } from "../../domain/members/sign_out.ts";
-import { CsrfField, Notice, PlainPage } from "./layout.tsx";
+import { clientAddressOf } from "./client_address.ts";
+import { Notice, PlainPage } from "./layout.tsx";
 import { CHOOSE_PASSWORD_PATH, requireCsrf, requireMember, sameToken } from "./require_member.tsx";
 import {
   clearAppCookie,
@@ -103,14 +101,9 @@ export function mountSignIn(web: Hono<WebEnv>, ctx: DomainContext): void {
       return retry(403, "This sign-in form has expired. Please try again.");
     }
     if (!email.trim() || !password) return retry(400, "Enter your email and password.");
-    let clientAddress = "unknown";
-    try {
-      const remote = getConnInfo(c).remote;
-      clientAddress = remote.address ?? "unknown";
-    } catch { /* not served by Deno.serve (tests through app.request) */ }
     const outcome = await signIn(
       { sql: ctx.db.sql, clock: ctx.clock, rateLimiter: ctx.rateLimiter },
-      { email, password, clientAddress },
+      { email, password, clientAddress: clientAddressOf(c) },
     );
     if (!outcome.ok && outcome.reason === "rate-limited") {
       c.header("Retry-After", String(outcome.retryAfterSeconds));
@@ -129,58 +122,5 @@ export function mountSignIn(web: Hono<WebEnv>, ctx: DomainContext): void {
     await signOut(ctx.db.sql, c.get("sessionToken"));
     clearAppCookie(c, SESSION_COOKIE);
     return c.redirect("/app/sign-in", 303);
-  });
-
-  const passwordForm = (csrf: WebEnv["Variables"]["member"], error?: string) => (
-    <PlainPage title="Choose your password">
-      <p class="muted">
-        You signed in with a one-time password. Choose your own to continue (at least{" "}
-        {MIN_PASSWORD_LENGTH} characters).
-      </p>
-      {error ? <Notice kind="error">{error}</Notice> : null}
-      <form method="post" action={CHOOSE_PASSWORD_PATH} class="stack">
-        <CsrfField member={csrf} />
-        <div class="field">
-          <label for="password">New password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="new-password"
-            minlength={MIN_PASSWORD_LENGTH}
-            required
-          />
-        </div>
-        <div class="field">
-          <label for="confirmation">Repeat it</label>
-          <input
-            id="confirmation"
-            name="confirmation"
-            type="password"
-            autocomplete="new-password"
-            required
-          />
-        </div>
-        <button type="submit">Save and continue</button>
-      </form>
-    </PlainPage>
-  );
-
-  web.get("/password", requireMember(ctx), (c) => c.html(passwordForm(c.get("member"))));
-  web.post("/password", requireMember(ctx), requireCsrf(), async (c) => {
-    const form = await c.req.parseBody();
-    try {
-      await choosePassword(ctx.db.sql, {
-        memberId: c.get("member").memberId,
-        currentSessionHash: await hashSessionToken(c.get("sessionToken")),
-        password: typeof form.password === "string" ? form.password : "",
-        confirmation: typeof form.confirmation === "string" ? form.confirmation : "",
-      });
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      c.status(400);
-      return c.html(passwordForm(c.get("member"), error.message));
-    }
-    return c.redirect("/app", 303);
   });
 }
