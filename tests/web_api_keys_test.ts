@@ -87,6 +87,69 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "api keys: the same create form posted twice makes one key, shown once",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env);
+      const member = await signedInMember(env, ws.workspaceId);
+      const count = async () =>
+        (await env.db.sql<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM api_keys WHERE workspace_id = ${ws.workspaceId}`)[0].n;
+      const before = await count();
+
+      // The form carries a one-time key, as the tools' forms do.
+      const page = await member.get(KEYS);
+      const formKey = /name="idempotencyKey" value="([^"]+)"/.exec(page.text)?.[1];
+      assert.ok(formKey, "the create form carries a one-time key");
+      const fields = { idempotencyKey: formKey, name: "Reloaded", expiresOn: "" };
+      const first = await member.post(KEYS, fields);
+      assert.equal(first.status, 200, first.text);
+      const key = shownKey(first.text);
+      assert.ok(key);
+      assert.equal(await count(), before + 1);
+      // The answer's form is a new one: another key is one more submit away.
+      const nextKey = /name="idempotencyKey" value="([^"]+)"/.exec(first.text)?.[1];
+      assert.ok(nextKey && nextKey !== formKey, "a fresh key for the next form");
+
+      // A reload of the answer posts the same form again: no second key, and no key shown.
+      const again = await member.post(KEYS, fields);
+      assert.equal(again.status, 200, again.text);
+      assert.equal(shownKey(again.text), null, "the key is not shown a second time");
+      assert.equal(again.text.includes(key), false);
+      assert.match(again.text, /This form was already sent/);
+      const keyId = await keyIdOf(env, "Reloaded");
+      assert.match(again.text, new RegExp(`<tr data-key-id="${keyId}" class="keys-fresh"`));
+      assert.equal(await count(), before + 1, "one key");
+
+      // Even with the name changed, the used form makes nothing.
+      const edited = await member.post(KEYS, { ...fields, name: "Edited" });
+      assert.equal(shownKey(edited.text), null);
+      assert.equal(await count(), before + 1);
+
+      // A refused form keeps its key: corrected, it creates the key once.
+      const refused = await member.post(KEYS, {
+        idempotencyKey: nextKey,
+        name: " ",
+        expiresOn: "",
+      });
+      assert.equal(refused.status, 400);
+      assert.match(refused.text, new RegExp(`name="idempotencyKey" value="${nextKey}"`));
+      const fixed = await member.post(KEYS, {
+        idempotencyKey: nextKey,
+        name: "Fixed",
+        expiresOn: "",
+      });
+      assert.ok(shownKey(fixed.text));
+      assert.equal(await count(), before + 2);
+    } finally {
+      await env.close();
+    }
+  },
+);
+
 Deno.test("api keys: names and expiry dates are checked by the verb", DB_TEST, async () => {
   const env = await createTestEnv();
   try {

@@ -23,14 +23,41 @@ export const API_KEY_NAME_MAX = 100;
  */
 export async function createApiKey(
   sql: Sql | TransactionSql,
-  input: {
-    workspaceId: string;
-    name?: string | null;
-    expiresAt?: Date | null;
-    apiKey?: string;
-    now?: number;
-  },
+  input: CreateApiKeyInput,
 ): Promise<CreatedApiKey> {
+  return (await insertApiKey(sql, input, null))!;
+}
+
+/**
+ * `createApiKey` for a form that carries a one-time key (the web app's): the first submit creates
+ * the key; the same form sent again (a reload of the answer, a double click) creates nothing and
+ * says which key the form made, whose secret is not kept and so is never shown again.
+ */
+export async function createApiKeyOnce(
+  sql: Sql | TransactionSql,
+  input: CreateApiKeyInput & { formKey: string },
+): Promise<{ created: CreatedApiKey } | { alreadyCreated: { keyId: string } }> {
+  const created = await insertApiKey(sql, input, input.formKey);
+  if (created) return { created };
+  const [row] = await sql<{ id: string }[]>`
+    SELECT id FROM api_keys WHERE workspace_id = ${input.workspaceId} AND form_key = ${input.formKey}`;
+  return { alreadyCreated: { keyId: row.id } };
+}
+
+interface CreateApiKeyInput {
+  workspaceId: string;
+  name?: string | null;
+  expiresAt?: Date | null;
+  apiKey?: string;
+  now?: number;
+}
+
+/** Validates and inserts; null when `formKey` already made a key of this workspace. */
+async function insertApiKey(
+  sql: Sql | TransactionSql,
+  input: CreateApiKeyInput,
+  formKey: string | null,
+): Promise<CreatedApiKey | null> {
   const name = readKeyName(input.name);
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt !== null) {
@@ -44,9 +71,13 @@ export async function createApiKey(
   const apiKey = input.apiKey ?? generateApiKey();
   const keyId = newId("key");
   const prefix = displayPrefix(apiKey);
-  await sql`INSERT INTO api_keys (id, workspace_id, key_hash, display_prefix, expires_at, name)
-            VALUES (${keyId}, ${input.workspaceId}, ${await hashApiKey(apiKey)},
-                    ${prefix}, ${expiresAt}, ${name})`;
+  const inserted = await sql`
+    INSERT INTO api_keys (id, workspace_id, key_hash, display_prefix, expires_at, name, form_key)
+    VALUES (${keyId}, ${input.workspaceId}, ${await hashApiKey(apiKey)},
+            ${prefix}, ${expiresAt}, ${name}, ${formKey})
+    ON CONFLICT (workspace_id, form_key) WHERE form_key IS NOT NULL DO NOTHING
+    RETURNING id`;
+  if (inserted.length === 0) return null;
   return {
     keyId,
     apiKey,

@@ -1,13 +1,14 @@
 /**
  * Settings → API keys (`/app/settings/api-keys`): create a key (name, optional expiry), shown
  * once on the answer page and never again (only its hash is kept, and it never travels in a URL
- * or a redirect); list the workspace's keys; revoke one after a confirmation. With script, the
+ * or a redirect); the create form carries a one-time key (as the tools' forms do), so the same
+ * form sent again (a reload of the answer page) creates no second key and shows none; list the workspace's keys; revoke one after a confirmation. With script, the
  * list's revoke form asks in a dialog (`data-confirm`); without, the same form carries a
  * `<noscript>` field and is answered with a confirmation page (`GET …/:keyId/revoke`).
  */
 import type { Context, Hono } from "hono";
 import type { DomainContext } from "../../domain/context.ts";
-import { createApiKey, type CreatedApiKey } from "../../domain/auth/create_api_key.ts";
+import { createApiKeyOnce, type CreatedApiKey } from "../../domain/auth/create_api_key.ts";
 import { type ApiKeyListing, listApiKeys } from "../../domain/auth/list_api_keys.ts";
 import { revokeApiKey } from "../../domain/auth/revoke_api_key.ts";
 import { ServiceError } from "../../domain/errors.ts";
@@ -17,6 +18,7 @@ import { memberPage } from "./member_pages.ts";
 import type { WebEnv } from "./web_env.ts";
 import { Day, dayStart, When } from "./dates.tsx";
 import { inSentence } from "./form_message.ts";
+import { formKeyOf, IdempotencyField, newFormKey } from "./tools/tool_call.tsx";
 
 export const API_KEYS_PATH = "/app/settings/api-keys";
 const revokePath = (keyId: string) => `${API_KEYS_PATH}/${encodeURIComponent(keyId)}/revoke`;
@@ -30,7 +32,11 @@ interface FormValues {
 
 interface KeysPageState {
   values: FormValues;
+  /** The create form's one-time key: the same form sent twice makes one key. */
+  formKey: string;
   created?: CreatedApiKey;
+  /** The form was sent before: the id of the key it made (whose secret is not shown again). */
+  alreadyCreated?: string;
   error?: string;
   revoked?: ApiKeyListing;
 }
@@ -50,7 +56,12 @@ export function mountApiKeys(web: Hono<WebEnv>, ctx: DomainContext): void {
     const revokedId = c.req.query("revoked");
     const revoked = keys.find((key) => key.keyId === revokedId && key.status === "revoked");
     return c.html(
-      <KeysPage c={c} ctx={ctx} keys={keys} state={{ values: blank(), revoked }} />,
+      <KeysPage
+        c={c}
+        ctx={ctx}
+        keys={keys}
+        state={{ values: blank(), formKey: newFormKey(), revoked }}
+      />,
     );
   });
 
@@ -60,8 +71,10 @@ export function mountApiKeys(web: Hono<WebEnv>, ctx: DomainContext): void {
       name: typeof form.name === "string" ? form.name : "",
       expiresOn: typeof form.expiresOn === "string" ? form.expiresOn.trim() : "",
     };
+    const formKey = formKeyOf(form);
     try {
-      const created = await createApiKey(ctx.db.sql, {
+      const outcome = await createApiKeyOnce(ctx.db.sql, {
+        formKey,
         workspaceId: c.get("member").workspaceId,
         name: values.name,
         // The key stops working as the chosen day begins (UTC); "never" is an empty date. A day
@@ -69,12 +82,19 @@ export function mountApiKeys(web: Hono<WebEnv>, ctx: DomainContext): void {
         expiresAt: values.expiresOn ? dayStart(values.expiresOn) : null,
         now: ctx.clock.now(),
       });
-      // The answer page itself shows the key: a redirect would have to carry it.
-      return await render(c, { values: blank(), created });
+      // The answer page itself shows the key: a redirect would have to carry it. Its form is a
+      // new one; a reload of this page sends the used one again and is told so instead.
+      return await render(c, {
+        values: blank(),
+        formKey: newFormKey(),
+        ...("created" in outcome
+          ? { created: outcome.created }
+          : { alreadyCreated: outcome.alreadyCreated.keyId }),
+      });
     } catch (error) {
       if (!(error instanceof ServiceError) || error.code !== "validation_error") throw error;
       c.status(statusOf(error.code));
-      return await render(c, { values, error: inSentence(error.message, LABELS) });
+      return await render(c, { values, formKey, error: inSentence(error.message, LABELS) });
     }
   });
 
@@ -186,6 +206,14 @@ function KeysPage(
       </p>
 
       {state.created ? <NewKey created={state.created} /> : null}
+      {state.alreadyCreated
+        ? (
+          <Notice kind="info">
+            This form was already sent: it created the key highlighted below, which was shown then.
+            A key is shown only once; if that one was not copied, revoke it and create another.
+          </Notice>
+        )
+        : null}
       {state.revoked
         ? (
           <Notice kind="success">
@@ -201,6 +229,7 @@ function KeysPage(
         {state.error ? <Notice kind="error">{state.error}</Notice> : null}
         <form method="post" action={API_KEYS_PATH} class="stack">
           <CsrfField member={member} />
+          <IdempotencyField value={state.formKey} />
           <div class="row keys-fields">
             <div class="field">
               <label for="key-name">Name</label>
@@ -244,7 +273,13 @@ function KeysPage(
               This workspace has no API keys yet. Create one above to call the API.
             </p>
           )
-          : <KeysTable keys={keys} member={member} created={state.created?.keyId} />}
+          : (
+            <KeysTable
+              keys={keys}
+              member={member}
+              created={state.created?.keyId ?? state.alreadyCreated}
+            />
+          )}
       </section>
     </Page>
   );
