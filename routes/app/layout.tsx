@@ -61,7 +61,9 @@ export function Page(
           </a>
           <form method="post" action="/app/sign-out" class="signout">
             <CsrfField member={props.member} />
-            <span class="who" title={props.member.email}>{props.member.email}</span>
+            <a class="who" href="/app/password" title={`${props.member.email}: change password`}>
+              {props.member.email}
+            </a>
             <button type="submit" class="button subtle">Sign out</button>
           </form>
         </header>
