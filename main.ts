@@ -11,6 +11,7 @@
 import { detectDeployment, loadConfig } from "./domain/config/config.ts";
 import { buildContext } from "./domain/build_context.ts";
 import { buildPorts } from "./domain/build_ports.ts";
+import { logRemoteVerifierCheck } from "./domain/find/remote_verifier.ts";
 import { openDatabase } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
 import { openKv } from "./domain/stores/kv.ts";
@@ -93,6 +94,10 @@ export async function startService(
     });
   }
   const ports = await buildPorts(config, { kv, clock: systemClock, logger });
+  if (config.remoteVerifier) {
+    // Not awaited: the verifier may start after the service; the check only warns.
+    logRemoteVerifierCheck(config.remoteVerifier, logger).catch(() => {});
+  }
   logger.info("lookups ready", {
     verifier: config.remoteVerifier ? "remote" : "smtp",
     smtpConnectTimeoutMs: config.remoteVerifier ? undefined : config.verify.connectTimeoutMs,
