@@ -130,7 +130,7 @@ export interface ReverseLookupConfig {
 
 /** The DNS + SMTP verification engine's settings (`VERIFY_*`). */
 export interface VerifyConfig {
-  /** `VERIFY_DNS_SERVER` (`host:port`): every query of the engine goes there; null → system resolver. */
+  /** `VERIFY_DNS_SERVER` (an IP address, optional `:port`): every query of the engine goes there; null → system resolver. */
   dnsServer: { ipAddr: string; port: number } | null;
   /** `VERIFY_SMTP_PORT`, default 25. */
   smtpPort: number;
