@@ -2,12 +2,13 @@
  * Operator CLI: `deno task admin <command> [options]`. Works beside a running server on the same
  * DATA_DIR (it talks to the server's embedded database through its socket) or DATABASE_URL.
  * Prints one JSON object on stdout; bad arguments (and values the service refuses as invalid) exit
- * 2 with a message on stderr; a missing workspace, key or member exits 1.
+ * 2 with a message on stderr; a missing workspace, key or member exits 1, and so does a bad
+ * environment variable or a database that cannot be reached (one line on stderr, never a stack).
  */
 import { parseArgs } from "node:util";
 import { type Config, loadConfig } from "./domain/config/config.ts";
 import { ServiceError } from "./domain/errors.ts";
-import { openDatabase, type Sql } from "./domain/stores/database.ts";
+import { type Database, openDatabase, type Sql } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
 import { createWorkspace } from "./domain/workspaces/create_workspace.ts";
 import { createApiKey } from "./domain/auth/create_api_key.ts";
@@ -486,14 +487,26 @@ export async function runAdmin(
   } catch (error) {
     return { ok: false as const, exitCode: 2, message: `${(error as Error).message}\n${USAGE}` };
   }
-  const config = loadConfig(env);
-  const db = await openDatabase({
-    url: config.databaseUrl,
-    pgliteDir: `${config.dataDir}/pglite`,
-    poolSize: 2,
-  });
+  // The environment and the database: a bad variable or a database that cannot be reached is
+  // one line naming the cause (the variable, the host; never a password), exit 1.
+  let config: Config;
+  let db: Database;
   try {
-    await migrate(db.sql);
+    config = loadConfig(env);
+    db = await openDatabase({
+      url: config.databaseUrl,
+      pgliteDir: `${config.dataDir}/pglite`,
+      poolSize: 2,
+    });
+  } catch (error) {
+    return { ok: false as const, exitCode: 1, message: oneLine(error) };
+  }
+  try {
+    try {
+      await migrate(db.sql);
+    } catch (error) {
+      return { ok: false as const, exitCode: 1, message: `database: ${oneLine(error)}` };
+    }
     const output = await parsed.command.run(db.sql, parsed.options, {
       args: parsed.positionals,
       config,
@@ -521,8 +534,19 @@ export async function runAdmin(
   }
 }
 
+/** An error's message on one line (its first line; never a stack). */
+function oneLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split("\n")[0];
+}
+
 if (import.meta.main) {
-  const result = await runAdmin(Deno.args, Deno.env.toObject());
+  let result: Awaited<ReturnType<typeof runAdmin>>;
+  try {
+    result = await runAdmin(Deno.args, Deno.env.toObject());
+  } catch (error) {
+    // Anything unforeseen (a lost connection mid-command…): one line, exit 1.
+    result = { ok: false, exitCode: 1, message: oneLine(error) };
+  }
   if (result.ok) console.log(JSON.stringify(result.output));
   else console.error(`admin: ${result.message}`);
   Deno.exit(result.exitCode);

@@ -11,6 +11,7 @@
 import { detectDeployment, loadConfig } from "./domain/config/config.ts";
 import { buildContext } from "./domain/build_context.ts";
 import { buildPorts } from "./domain/build_ports.ts";
+import { logRemoteVerifierCheck } from "./domain/find/remote_verifier.ts";
 import { openDatabase } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
 import { openKv } from "./domain/stores/kv.ts";
@@ -60,6 +61,8 @@ export async function startService(
   if (config.deployment) {
     logger.info("running on Deno Deploy", { deploymentId: config.deployment.id });
   }
+  // A port in use or an address not on this host is told before any store opens.
+  if (!config.deployment && config.port !== 0) checkListenAddress(config);
   const db = await openDatabase({ url: config.databaseUrl, pgliteDir: `${config.dataDir}/pglite` });
   const applied = await migrate(db.sql);
   logger.info("database ready", {
@@ -91,6 +94,10 @@ export async function startService(
     });
   }
   const ports = await buildPorts(config, { kv, clock: systemClock, logger });
+  if (config.remoteVerifier) {
+    // Not awaited: the verifier may start after the service; the check only warns.
+    logRemoteVerifierCheck(config.remoteVerifier, logger).catch(() => {});
+  }
   logger.info("lookups ready", {
     verifier: config.remoteVerifier ? "remote" : "smtp",
     smtpConnectTimeoutMs: config.remoteVerifier ? undefined : config.verify.connectTimeoutMs,
@@ -127,16 +134,24 @@ export async function startService(
       drivenFromCron: config.leadSearch.driveFromCron,
     });
   }
-  const server = serveHttp({
-    port: config.port,
-    hostname: config.hostname,
-    idleTimeoutMs: config.idleTimeoutMs,
-    // On Deno Deploy the platform's proxy holds the client connections and may give Deno.serve
-    // its listening address: serve exactly as Deno.serve does there.
-    plain: config.deployment !== null,
-    maxBufferedBodyBytes: MAX_BODY_BYTES,
-    onListen: ({ hostname, port }) => logger.info("listening", { hostname, port }),
-  }, app.fetch);
+  let server: ReturnType<typeof serveHttp>;
+  try {
+    server = serveHttp({
+      port: config.port,
+      hostname: config.hostname,
+      idleTimeoutMs: config.idleTimeoutMs,
+      // On Deno Deploy the platform's proxy holds the client connections and may give Deno.serve
+      // its listening address: serve exactly as Deno.serve does there.
+      plain: config.deployment !== null,
+      maxBufferedBodyBytes: MAX_BODY_BYTES,
+      onListen: ({ hostname, port }) => logger.info("listening", { hostname, port }),
+    }, app.fetch);
+  } catch (error) {
+    await Promise.all([leadSearchRunner?.stop(), cronJobs?.detach()]);
+    await db.close();
+    kv.close();
+    throw listenError(config, error);
+  }
   logger.info("http server ready", {
     mode: server.mode,
     idleTimeoutMs: server.mode === "connections" ? config.idleTimeoutMs : null,
@@ -183,6 +198,23 @@ if (import.meta.main) {
     watchLauncher: service.config.deployment === null,
     launchers,
   });
+}
+
+/** Binds `HOST`:`PORT` once and lets go: the error names both variables. */
+function checkListenAddress(config: { hostname: string; port: number }): void {
+  try {
+    Deno.listen({ hostname: config.hostname, port: config.port }).close();
+  } catch (error) {
+    throw listenError(config, error);
+  }
+}
+
+function listenError(config: { hostname: string; port: number }, error: unknown): Error {
+  const cause = String((error as Error)?.message ?? error).split("\n")[0];
+  return new Error(
+    `cannot listen on HOST=${config.hostname} PORT=${config.port}: ${cause}` +
+      (error instanceof Deno.errors.AddrInUse ? " (the port is in use: set PORT)" : ""),
+  );
 }
 
 /**

@@ -40,6 +40,8 @@ export async function buildPorts(
       // The remote engine has the whole lookup time; allow for the round trip on top.
       timeoutMs: config.verify.lookupTimeoutMs + 5_000,
       fetch: deps.fetch,
+      logger: deps.logger,
+      now: () => deps.clock.now(),
     })
     : await createLocalVerifier(config.verify, deps);
   const companyResolver = config.companyResolver.kind === "none"

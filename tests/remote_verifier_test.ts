@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../domain/config/config.ts";
 import type { VerificationOutcome } from "../domain/find/email_verifier.ts";
-import { createRemoteVerifier } from "../domain/find/remote_verifier.ts";
+import {
+  checkRemoteVerifierCredentials,
+  createRemoteVerifier,
+  CREDENTIALS_REFUSED,
+  logRemoteVerifierCheck,
+} from "../domain/find/remote_verifier.ts";
+import { createVerifierHandler } from "../domain/find/verifier_server.ts";
 import { createSmtpVerifier } from "../domain/find/smtp_verifier.ts";
 import { createDnsResolver } from "../domain/providers/dns/create_dns_resolver.ts";
 import { memoryLogger } from "../domain/shared/logger.ts";
@@ -221,5 +227,69 @@ Deno.test("remote verifier: VERIFIER_SECRET is required", async () => {
   await assert.rejects(
     () => startVerifier({ KV_PATH: ":memory:", VERIFIER_PORT: "0" }, memoryLogger()),
     /VERIFIER_SECRET must be set/,
+  );
+});
+
+Deno.test("remote verifier: a wrong VERIFIER_SECRET is warned about, once a minute, and checked at start", async () => {
+  const handle = createVerifierHandler({
+    verifier: {
+      verify: () => Promise.resolve({ kind: "unusable-domain", evidence: null } as never),
+    },
+    secret: SECRET,
+  });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handle);
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    let clock = 0;
+    const logger = memoryLogger();
+    const wrong = createRemoteVerifier({
+      url,
+      secret: "not-the-secret",
+      timeoutMs: 2_000,
+      logger,
+      now: () => clock,
+    });
+    const request = { domain: "valid.test", candidates: ["ada@valid.test"] };
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(await wrong.verify(request), {
+        kind: "unavailable",
+        why: "verifier-error",
+        evidence: null,
+      });
+    }
+    const warnings = () => logger.lines.filter((line) => line.includes(CREDENTIALS_REFUSED));
+    assert.equal(warnings().length, 1, "once a minute");
+    clock += 60_000;
+    await wrong.verify(request);
+    assert.equal(warnings().length, 2);
+    const last = JSON.parse(warnings()[1]);
+    assert.equal(last.level, "warn");
+    assert.equal(last.status, 401);
+    assert.equal(last.refusals, 3, "the refusals since the previous warning");
+    for (const line of logger.lines) {
+      assert.ok(!line.includes("valid.test") && !line.includes("not-the-secret"), line);
+    }
+
+    assert.deepEqual(await checkRemoteVerifierCredentials({ url, secret: SECRET }), {
+      result: "accepted",
+      status: 400,
+    });
+    assert.deepEqual(await checkRemoteVerifierCredentials({ url, secret: "wrong" }), {
+      result: "refused",
+      status: 401,
+    });
+    const start = memoryLogger();
+    await logRemoteVerifierCheck({ url, secret: "wrong" }, start);
+    assert.equal(JSON.parse(start.lines[0]).level, "warn");
+    assert.ok(start.lines[0].includes("VERIFIER_SECRET"));
+  } finally {
+    await server.shutdown();
+  }
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  assert.deepEqual(
+    await checkRemoteVerifierCredentials({ url: `http://127.0.0.1:${port}`, secret: SECRET }),
+    { result: "unreachable", status: null },
   );
 });

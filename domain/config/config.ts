@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { normalizeApiKey } from "../auth/api_key.ts";
 
 /**
@@ -129,7 +130,7 @@ export interface ReverseLookupConfig {
 
 /** The DNS + SMTP verification engine's settings (`VERIFY_*`). */
 export interface VerifyConfig {
-  /** `VERIFY_DNS_SERVER` (`host:port`): every query of the engine goes there; null → system resolver. */
+  /** `VERIFY_DNS_SERVER` (an IP address, optional `:port`): every query of the engine goes there; null → system resolver. */
   dnsServer: { ipAddr: string; port: number } | null;
   /** `VERIFY_SMTP_PORT`, default 25. */
   smtpPort: number;
@@ -217,11 +218,33 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function integer(env: Env, name: string, fallback: number, min = 0): number {
+/** The most points one price may be: any count the API allows × any price stays far below 2^53. */
+export const MAX_PRICE = 1_000_000;
+/** Rate limits: at most this many requests per window… */
+export const MAX_RATE_LIMIT = 1_000_000_000;
+/** … and a window of at most a day. */
+export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
+/** A cap for the timers of the service (below setTimeout's 2^31 ms, where a timer fires at once). */
+const DAY_SECONDS = 86_400;
+const YEAR_SECONDS = 365 * DAY_SECONDS;
+
+/** An integer from `min` to `max` (both included). */
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === "") return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) {
-    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+/** A TCP port: 1–65535, or 0 (any free port) where `allowZero`. */
+function port(env: Env, name: string, fallback: number, allowZero: boolean): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  const min = allowZero ? 0 : 1;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) < min || Number(raw) > 65535) {
+    throw new ConfigError(`${name} must be a port number (${min}-65535), got "${raw}"`);
   }
   return Number(raw);
 }
@@ -232,55 +255,101 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (raw === undefined || raw === "") return fallback;
   if (["true", "1", "yes"].includes(raw)) return true;
   if (["false", "0", "no"].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  throw new ConfigError(`${name} must be true or false (1/0, yes/no), got "${raw}"`);
 }
 
-/** Seconds as a decimal (`0.2` allowed, for tests), returned in milliseconds. */
-function seconds(env: Env, name: string, fallback: number): number {
+/**
+ * Seconds as a decimal (`0.2` allowed, for tests), from `min` to `max` seconds, returned in
+ * milliseconds.
+ */
+function seconds(
+  env: Env,
+  name: string,
+  fallback: number,
+  range: { min: number; max: number },
+): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === "") return fallback * 1000;
-  if (!/^\d+(\.\d+)?$/.test(raw)) {
-    throw new ConfigError(`${name} must be a number of seconds >= 0, got "${raw}"`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < range.min || Number(raw) > range.max) {
+    throw new ConfigError(
+      `${name} must be a number of seconds from ${range.min} to ${range.max}, got "${raw}"`,
+    );
   }
   return Math.round(Number(raw) * 1000);
 }
 
-/** `host:port` (IPv4, or `[IPv6]:port`) of a DNS server. */
+/** The shortest timeout accepted for a network wait (tests use a few tenths of a second). */
+const MIN_TIMEOUT_SECONDS = 0.05;
+
+/** `ip`, `ip:port` (IPv4) or `[IPv6]:port` (or a bare IPv6 address) of a DNS server. */
 function dnsServer(env: Env): { ipAddr: string; port: number } | null {
   const raw = env.VERIFY_DNS_SERVER?.trim();
   if (!raw) return null;
-  const match = /^\[?([0-9a-fA-F:.]+?)\]?(?::(\d{1,5}))?$/.exec(raw);
-  if (!match || (match[2] !== undefined && Number(match[2]) > 65535)) {
-    throw new ConfigError(`VERIFY_DNS_SERVER must look like 127.0.0.1:5353, got "${raw}"`);
+  const match = raw.startsWith("[")
+    ? /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(raw)
+    : raw.split(":").length > 2
+    ? [raw, raw, undefined]
+    : /^([^:]+)(?::(\d{1,5}))?$/.exec(raw);
+  const ipAddr = match?.[1];
+  const family = ipAddr ? isIP(ipAddr) : 0;
+  const v6 = raw.startsWith("[") || raw.split(":").length > 2;
+  const portNumber = match?.[2] === undefined ? 53 : Number(match[2]);
+  if (
+    !match || family === 0 || (family === 6) !== v6 ||
+    portNumber < 1 || portNumber > 65535
+  ) {
+    throw new ConfigError(
+      `VERIFY_DNS_SERVER must be an IP address with an optional port (127.0.0.1:5353, ` +
+        `[::1]:5353), got "${raw}"`,
+    );
   }
-  return { ipAddr: match[1], port: match[2] ? Number(match[2]) : 53 };
+  return { ipAddr: ipAddr!, port: portNumber };
 }
 
 function loadVerifyConfig(env: Env, onDeploy: boolean): VerifyConfig {
   const heloName = env.VERIFY_HELO_NAME?.trim() || "localhost";
-  const commandTimeoutMs = seconds(env, "VERIFY_TIMEOUT_SECONDS", 10);
+  const timeout = { min: MIN_TIMEOUT_SECONDS, max: 600 };
+  const commandTimeoutMs = seconds(env, "VERIFY_TIMEOUT_SECONDS", 10, timeout);
+  const connectTimeoutMs = seconds(
+    env,
+    "VERIFY_CONNECT_TIMEOUT_SECONDS",
+    onDeploy ? DEPLOY_CONNECT_TIMEOUT_SECONDS : commandTimeoutMs / 1000,
+    timeout,
+  );
+  if (env.VERIFY_CONNECT_TIMEOUT_SECONDS?.trim() && connectTimeoutMs > commandTimeoutMs) {
+    throw new ConfigError(
+      `VERIFY_CONNECT_TIMEOUT_SECONDS must be at most VERIFY_TIMEOUT_SECONDS ` +
+        `(${commandTimeoutMs / 1000}), got "${env.VERIFY_CONNECT_TIMEOUT_SECONDS.trim()}"`,
+    );
+  }
   return {
     dnsServer: dnsServer(env),
-    smtpPort: integer(env, "VERIFY_SMTP_PORT", 25, 1),
+    smtpPort: port(env, "VERIFY_SMTP_PORT", 25, false),
     heloName,
     mailFrom: env.VERIFY_MAIL_FROM?.trim() || `verify@${heloName}`,
     commandTimeoutMs,
-    connectTimeoutMs: Math.min(
-      commandTimeoutMs,
-      seconds(
-        env,
-        "VERIFY_CONNECT_TIMEOUT_SECONDS",
-        onDeploy ? DEPLOY_CONNECT_TIMEOUT_SECONDS : commandTimeoutMs / 1000,
-      ),
-    ),
-    lookupTimeoutMs: seconds(env, "VERIFY_LOOKUP_SECONDS", 45),
-    greylistRetryMs: seconds(env, "VERIFY_GREYLIST_RETRY_SECONDS", 20),
-    cacheSeconds: integer(env, "VERIFY_CACHE_SECONDS", 3600),
+    // The default on Deno Deploy (3 s) never exceeds a shorter VERIFY_TIMEOUT_SECONDS.
+    connectTimeoutMs: Math.min(commandTimeoutMs, connectTimeoutMs),
+    lookupTimeoutMs: seconds(env, "VERIFY_LOOKUP_SECONDS", 45, {
+      min: MIN_TIMEOUT_SECONDS,
+      max: 3600,
+    }),
+    greylistRetryMs: seconds(env, "VERIFY_GREYLIST_RETRY_SECONDS", 20, { min: 0, max: 3600 }),
+    cacheSeconds: integer(env, "VERIFY_CACHE_SECONDS", 3600, 0, YEAR_SECONDS),
     tlsCaFile: env.VERIFY_TLS_CA_FILE?.trim() || null,
     allowPrivateAddresses: flag(env, "VERIFY_ALLOW_PRIVATE_ADDRESSES", false),
     dnsWithDenoOnly: onDeploy,
-    verifiedEmailMaxAgeDays: integer(env, "VERIFIED_EMAIL_MAX_AGE_DAYS", 90),
+    verifiedEmailMaxAgeDays: integer(env, "VERIFIED_EMAIL_MAX_AGE_DAYS", 90, 0, 3650),
   };
+}
+
+/** An http(s) URL in `name`, or `fallback` when unset. */
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const url = env[name]?.trim() || fallback;
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${url}"`);
+  }
+  return url;
 }
 
 function remoteVerifier(env: Env): { url: string; secret: string } | null {
@@ -290,10 +359,7 @@ function remoteVerifier(env: Env): { url: string; secret: string } | null {
   if (!url || !secret) {
     throw new ConfigError("VERIFIER_URL and VERIFIER_SECRET must be set together");
   }
-  if (!/^https?:\/\//.test(url)) {
-    throw new ConfigError(`VERIFIER_URL must be an http(s) URL, got "${url}"`);
-  }
-  return { url, secret };
+  return { url: httpUrl(env, "VERIFIER_URL", url), secret };
 }
 
 function companyResolver(env: Env): CompanyResolverConfig {
@@ -303,7 +369,7 @@ function companyResolver(env: Env): CompanyResolverConfig {
   }
   return {
     kind,
-    wikidataApiUrl: env.WIKIDATA_API_URL?.trim() || DEFAULT_WIKIDATA_API_URL,
+    wikidataApiUrl: httpUrl(env, "WIKIDATA_API_URL", DEFAULT_WIKIDATA_API_URL),
   };
 }
 
@@ -317,11 +383,11 @@ function webSearch(env: Env): WebSearchConfig {
       const prefix = provider === "brave" ? "BRAVE_SEARCH" : "SERPAPI";
       const key = env[`${prefix}_KEY`]?.trim();
       if (!key) throw new ConfigError(`NETWORK_SEARCH_PROVIDER=${provider} needs ${prefix}_KEY`);
-      const url = env[`${prefix}_URL`]?.trim() ||
-        (provider === "brave" ? DEFAULT_BRAVE_SEARCH_URL : DEFAULT_SERPAPI_URL);
-      if (!/^https?:\/\//.test(url)) {
-        throw new ConfigError(`${prefix}_URL must be an http(s) URL, got "${url}"`);
-      }
+      const url = httpUrl(
+        env,
+        `${prefix}_URL`,
+        provider === "brave" ? DEFAULT_BRAVE_SEARCH_URL : DEFAULT_SERPAPI_URL,
+      );
       return { provider, url, key };
     }
     default:
@@ -334,11 +400,11 @@ function webSearch(env: Env): WebSearchConfig {
 function reverseLookups(env: Env): ReverseLookupConfig {
   return {
     gravatar: {
-      url: env.GRAVATAR_API_URL?.trim() || DEFAULT_GRAVATAR_API_URL,
+      url: httpUrl(env, "GRAVATAR_API_URL", DEFAULT_GRAVATAR_API_URL),
       key: env.GRAVATAR_API_KEY?.trim() || null,
     },
     github: {
-      url: env.GITHUB_API_URL?.trim() || DEFAULT_GITHUB_API_URL,
+      url: httpUrl(env, "GITHUB_API_URL", DEFAULT_GITHUB_API_URL),
       token: env.GITHUB_TOKEN?.trim() || null,
     },
   };
@@ -350,12 +416,64 @@ function rateLimit(env: Env, budget: RateLimitBudget): RateLimitRule {
   const raw = env[name]?.trim();
   if (!raw) return DEFAULT_RATE_LIMITS[budget];
   const match = /^(\d+)\/(\d+)$/.exec(raw);
-  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+  if (
+    !match || Number(match[1]) < 1 || Number(match[1]) > MAX_RATE_LIMIT ||
+    Number(match[2]) < 1 || Number(match[2]) > MAX_RATE_LIMIT_WINDOW_SECONDS
+  ) {
     throw new ConfigError(
-      `${name} must look like LIMIT/WINDOW_SECONDS (e.g. 600/60), got "${raw}"`,
+      `${name} must look like LIMIT/WINDOW_SECONDS (e.g. 600/60; LIMIT 1 to ${MAX_RATE_LIMIT}, ` +
+        `WINDOW_SECONDS 1 to ${MAX_RATE_LIMIT_WINDOW_SECONDS}), got "${raw}"`,
     );
   }
   return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+}
+
+/** `HOST`: an IP address or a host name (letters, digits, dots and hyphens). */
+function hostname(env: Env): string {
+  const raw = env.HOST?.trim();
+  if (!raw) return "0.0.0.0";
+  const bare = raw.replace(/^\[(.*)\]$/, "$1");
+  if (isIP(bare) === 0 && !/^[a-z0-9]([a-z0-9.-]{0,252})$/i.test(bare)) {
+    throw new ConfigError(`HOST must be an IP address or a host name, got "${raw}"`);
+  }
+  return bare;
+}
+
+/** `DATABASE_URL`: a postgres:// or postgresql:// URL, or unset (the embedded database). */
+function databaseUrl(env: Env): string | null {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:")) {
+    throw new ConfigError(
+      `DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redactUrl(raw)}"`,
+    );
+  }
+  return raw;
+}
+
+/** A URL for messages and logs: the password replaced by `***`. */
+export function redactUrl(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
+}
+
+/** `KV_PATH`: a file, `:memory:`, a KV Connect URL (http/https), or unset. */
+function kvPath(env: Env, onDeploy: boolean, dataDir: string): string | null {
+  const raw = env.KV_PATH?.trim();
+  if (!raw) return onDeploy ? null : `${dataDir}/kv.sqlite3`;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) && !/^https?:\/\//i.test(raw)) {
+    throw new ConfigError(
+      `KV_PATH must be a file path, :memory: or a KV Connect URL (https://…), got "${
+        redactUrl(raw)
+      }"`,
+    );
+  }
+  return raw;
 }
 
 /** The SMTP connect timeout on Deno Deploy unless `VERIFY_CONNECT_TIMEOUT_SECONDS` says otherwise. */
@@ -404,7 +522,7 @@ export function loadConfig(env: Env): Config {
   const prices = Object.fromEntries(
     Object.entries(PRICE_ENV).map(([field, name]) => [
       field,
-      integer(env, name, DEFAULT_PRICES[field as keyof PriceTable]),
+      integer(env, name, DEFAULT_PRICES[field as keyof PriceTable], 0, MAX_PRICE),
     ]),
   ) as unknown as PriceTable;
   const rateLimits = Object.fromEntries(
@@ -420,32 +538,41 @@ export function loadConfig(env: Env): Config {
 
   return {
     deployment,
-    port: integer(env, "PORT", 8787),
-    hostname: env.HOST?.trim() || "0.0.0.0",
+    port: port(env, "PORT", 8787, true),
+    hostname: hostname(env),
     dataDir,
-    databaseUrl: env.DATABASE_URL?.trim() || null,
-    kvPath: env.KV_PATH?.trim() || (deployment ? null : `${dataDir}/kv.sqlite3`),
+    databaseUrl: databaseUrl(env),
+    kvPath: kvPath(env, deployment !== null, dataDir),
     secret: env.SVC_SECRET?.trim() || null,
-    idleTimeoutMs: seconds(env, "IDLE_TIMEOUT_SECONDS", 75),
-    stopGraceMs: seconds(env, "STOP_GRACE_SECONDS", 4),
+    idleTimeoutMs: seconds(env, "IDLE_TIMEOUT_SECONDS", 75, { min: 0, max: DAY_SECONDS }),
+    stopGraceMs: seconds(env, "STOP_GRACE_SECONDS", 4, { min: 0, max: 3600 }),
     prices,
     rateLimits,
     bootstrap: bootstrapKey
-      ? { key: bootstrapKey, points: integer(env, "SVC_BOOTSTRAP_POINTS", 0) }
+      ? {
+        key: bootstrapKey,
+        points: integer(env, "SVC_BOOTSTRAP_POINTS", 0, 0, Number.MAX_SAFE_INTEGER),
+      }
       : null,
-    authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 5),
+    authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 5, 0, 3600),
     modelPath: env.NAME_MODEL_PATH?.trim() || null,
-    logRequests: env.LOG_REQUESTS?.trim() !== "false",
+    logRequests: flag(env, "LOG_REQUESTS", true),
     verify: loadVerifyConfig(env, deployment !== null),
     remoteVerifier: remoteVerifier(env),
     companyResolver: companyResolver(env),
     webSearch: webSearch(env),
     reverseLookups: reverseLookups(env),
-    searchCacheSeconds: integer(env, "SEARCH_CACHE_SECONDS", 86_400),
-    providerTimeoutMs: seconds(env, "PROVIDER_TIMEOUT_SECONDS", 10),
+    searchCacheSeconds: integer(env, "SEARCH_CACHE_SECONDS", 86_400, 0, YEAR_SECONDS),
+    providerTimeoutMs: seconds(env, "PROVIDER_TIMEOUT_SECONDS", 10, {
+      min: MIN_TIMEOUT_SECONDS,
+      max: 600,
+    }),
     leadSearch: leadSearchConfig(env, deployment !== null),
   };
 }
+
+/** The shortest idle poll of the lead-search runner (tests poll every few tens of ms). */
+export const MIN_POLL_MS = 10;
 
 function leadSearchConfig(env: Env, onDeploy: boolean): LeadSearchConfig {
   const runner = env.LEAD_SEARCH_RUNNER?.trim() || (onDeploy ? "inline" : "worker");
@@ -454,8 +581,8 @@ function leadSearchConfig(env: Env, onDeploy: boolean): LeadSearchConfig {
   }
   return {
     runner,
-    pollMs: integer(env, "LEAD_SEARCH_POLL_MS", 300),
-    leaseMs: seconds(env, "LEAD_SEARCH_LEASE_SECONDS", 30),
+    pollMs: integer(env, "LEAD_SEARCH_POLL_MS", 300, MIN_POLL_MS, 60_000),
+    leaseMs: seconds(env, "LEAD_SEARCH_LEASE_SECONDS", 30, { min: 0.1, max: 3600 }),
     driveFromCron: onDeploy && runner !== "off",
   };
 }

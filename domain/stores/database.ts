@@ -43,7 +43,20 @@ export interface OpenDatabaseOptions {
   /** Where the PGlite socket is published; defaults to `<pgliteDir>/../pglite.sock`. */
   pgliteSocketPath?: string;
   poolSize?: number;
+  /**
+   * A server Postgres: how long the first query (connect, start-up, authentication, `SELECT 1`)
+   * may take before opening fails with a message naming `DATABASE_URL` (default 15 s).
+   */
+  firstQueryTimeoutMs?: number;
 }
+
+/**
+ * Seconds postgres.js waits for a server Postgres to accept a connection and finish its start-up
+ * (its default, 30 s, left start-up silent for half a minute on a port that never answers).
+ */
+export const CONNECT_TIMEOUT_SECONDS = 10;
+/** The longest the first query may take: a peer that is not Postgres may never answer at all. */
+export const FIRST_QUERY_TIMEOUT_MS = 15_000;
 
 const quietNotices = { onnotice: () => {} };
 
@@ -55,8 +68,10 @@ export const CHARGE_SHARDS = { postgres: 2, pglite: 1 } as const;
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.url) {
-    const sql = postgres(options.url, { max: options.poolSize ?? 10, ...quietNotices });
-    const ledgerSql = postgres(options.url, { max: CHARGE_SHARDS.postgres, ...quietNotices });
+    const settings = { connect_timeout: CONNECT_TIMEOUT_SECONDS, ...quietNotices };
+    const sql = postgres(options.url, { max: options.poolSize ?? 10, ...settings });
+    await firstQuery(sql, options.url, options.firstQueryTimeoutMs ?? FIRST_QUERY_TIMEOUT_MS);
+    const ledgerSql = postgres(options.url, { max: CHARGE_SHARDS.postgres, ...settings });
     return {
       sql,
       ledgerSql,
@@ -279,6 +294,56 @@ export async function connectDatabase(target: DatabaseTarget, poolSize: number):
   const conn = await Deno.connect({ transport: "unix", path: target.socketPath });
   conn.close();
   return connectToEmbedded(target.socketPath, poolSize);
+}
+
+/**
+ * `SELECT 1` on a new server-Postgres pool, bounded in time: a refused connection, a wrong role
+ * or password, a port that never answers or a peer that is not Postgres (which may send bytes
+ * postgres.js waits on forever) fails here with one line naming `DATABASE_URL` and the cause,
+ * never the password. The pool is ended first.
+ */
+async function firstQuery(sql: Sql, url: string, timeoutMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  let cause: string | null = null;
+  try {
+    const result = await Promise.race([sql`SELECT 1`.then(() => "ok" as const), timedOut]);
+    if (result === "timeout") {
+      cause = `no answer from a Postgres server within ${timeoutMs / 1000} s ` +
+        "(is it a Postgres port?)";
+    }
+  } catch (error) {
+    cause = describeConnectError(error);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (cause === null) return;
+  // A connection stuck in its start-up is destroyed, not waited for.
+  await Promise.race([
+    sql.end({ timeout: 0 }).catch(() => {}),
+    new Promise((resolve) => setTimeout(resolve, 1_000)),
+  ]);
+  const password = safePassword(url);
+  const message = `DATABASE_URL (${redactUrl(url)}): cannot open the database: ${cause}`;
+  throw new Error(password ? message.replaceAll(password, "***") : message);
+}
+
+function describeConnectError(error: unknown): string {
+  const e = error as { message?: string; code?: string };
+  const message = String(e?.message ?? error).split("\n")[0];
+  return e?.code === "CONNECT_TIMEOUT"
+    ? `no connection within ${CONNECT_TIMEOUT_SECONDS} s (${message})`
+    : message;
+}
+
+function safePassword(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return "";
+  }
 }
 
 function redactUrl(url: string): string {
