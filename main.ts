@@ -60,7 +60,12 @@ export async function startService(
   if (config.deployment) {
     logger.info("running on Deno Deploy", { deploymentId: config.deployment.id });
   }
-  const db = await openDatabase({ url: config.databaseUrl, pgliteDir: `${config.dataDir}/pglite` });
+  // The server owns the embedded database: another server on this DATA_DIR is refused at once.
+  const db = await openDatabase({
+    url: config.databaseUrl,
+    pgliteDir: `${config.dataDir}/pglite`,
+    role: "server",
+  });
   const applied = await migrate(db.sql);
   logger.info("database ready", {
     kind: db.kind,
