@@ -15,6 +15,7 @@ import { openDatabase } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
 import { openKv } from "./domain/stores/kv.ts";
 import { loadOrCreateSecret } from "./domain/stores/server_secret.ts";
+import { checkServerSecret } from "./domain/stores/secret_check.ts";
 import { systemClock } from "./domain/shared/clock.ts";
 import { jsonLogger, type Logger } from "./domain/shared/logger.ts";
 import { ensureBootstrapWorkspace } from "./domain/workspaces/ensure_bootstrap_workspace.ts";
@@ -83,6 +84,16 @@ export async function startService(
       : "file",
   });
   const secret = config.secret ?? await loadOrCreateSecret(config.dataDir);
+  // Instances on one database must share the secret: refuse to start on a different one.
+  const secretCheck = await checkServerSecret(
+    db.sql,
+    secret,
+    config.secret ? { kind: "env" } : { kind: "file", path: `${config.dataDir}/secret` },
+  );
+  logger.info("server secret checked", {
+    source: config.secret ? "SVC_SECRET" : "DATA_DIR/secret",
+    verifier: secretCheck,
+  });
   const nameModel = await loadServiceNameModel(config.modelPath, logger);
   if (config.bootstrap) {
     const result = await ensureBootstrapWorkspace(db.sql, {
