@@ -105,6 +105,13 @@ export async function startService(
       created: result.created,
       granted: result.granted,
     });
+    if (result.revokedKeyIds.length > 0) {
+      // Ids only: no key material in the log.
+      logger.warn("previous bootstrap key revoked", {
+        workspaceId: result.workspaceId,
+        keyIds: result.revokedKeyIds.join(","),
+      });
+    }
   }
   const ports = await buildPorts(config, { kv, clock: systemClock, logger });
   logger.info("lookups ready", {
