@@ -39,7 +39,9 @@ Deno.test(
       const fresh = await createTestWorkspace(env, 100);
       const headers = bearer(apiKey);
       assert.equal((await env.app.request("/api/v1/points", { headers })).status, 200);
+      // Every client of the database goes (on Postgres the charges have their own).
       await env.db.sql.end();
+      if (env.db.ledgerSql !== env.db.sql) await env.db.ledgerSql.end();
       for (
         const [what, init, path] of [
           ["points, cached key", { headers }, "/api/v1/points"],
