@@ -16,6 +16,7 @@ import { openDatabase } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
 import { openKv } from "./domain/stores/kv.ts";
 import { loadOrCreateSecret } from "./domain/stores/server_secret.ts";
+import { checkServerSecret } from "./domain/stores/secret_check.ts";
 import { systemClock } from "./domain/shared/clock.ts";
 import { jsonLogger, type Logger } from "./domain/shared/logger.ts";
 import { ensureBootstrapWorkspace } from "./domain/workspaces/ensure_bootstrap_workspace.ts";
@@ -63,7 +64,12 @@ export async function startService(
   }
   // A port in use or an address not on this host is told before any store opens.
   if (!config.deployment && config.port !== 0) checkListenAddress(config);
-  const db = await openDatabase({ url: config.databaseUrl, pgliteDir: `${config.dataDir}/pglite` });
+  // The server owns the embedded database: another server on this DATA_DIR is refused at once.
+  const db = await openDatabase({
+    url: config.databaseUrl,
+    pgliteDir: `${config.dataDir}/pglite`,
+    role: "server",
+  });
   const applied = await migrate(db.sql);
   logger.info("database ready", {
     kind: db.kind,
@@ -81,6 +87,16 @@ export async function startService(
       : "file",
   });
   const secret = config.secret ?? await loadOrCreateSecret(config.dataDir);
+  // Instances on one database must share the secret: refuse to start on a different one.
+  const secretCheck = await checkServerSecret(
+    db.sql,
+    secret,
+    config.secret ? { kind: "env" } : { kind: "file", path: `${config.dataDir}/secret` },
+  );
+  logger.info("server secret checked", {
+    source: config.secret ? "SVC_SECRET" : "DATA_DIR/secret",
+    verifier: secretCheck,
+  });
   const nameModel = await loadServiceNameModel(config.modelPath, logger);
   if (config.bootstrap) {
     const result = await ensureBootstrapWorkspace(db.sql, {
@@ -92,6 +108,13 @@ export async function startService(
       created: result.created,
       granted: result.granted,
     });
+    if (result.revokedKeyIds.length > 0) {
+      // Ids only: no key material in the log.
+      logger.warn("previous bootstrap key revoked", {
+        workspaceId: result.workspaceId,
+        keyIds: result.revokedKeyIds.join(","),
+      });
+    }
   }
   const ports = await buildPorts(config, { kv, clock: systemClock, logger });
   if (config.remoteVerifier) {

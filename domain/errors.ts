@@ -48,3 +48,34 @@ export class ServiceError extends Error {
 }
 
 export const INTERNAL_ERROR_MESSAGE = "Internal error";
+
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  "The service cannot reach its database; nothing was charged. Try again shortly";
+
+/** Errors of the Postgres client that mean the database cannot be reached right now. */
+const UNREACHABLE_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  // SQLSTATE: the server is shutting down, restarting, or has no connection to spare.
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
+
+/**
+ * True for a failure to reach the database (refused, closed, timed out, shutting down): the
+ * request could not be completed and nothing was charged, so it is `503 incomplete`, not an
+ * unexpected `500 internal_error`.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; syscall?: unknown } | null;
+  if (typeof e !== "object" || e === null || typeof e.code !== "string") return false;
+  return UNREACHABLE_CODES.has(e.code) || e.code.startsWith("08") || e.syscall === "connect";
+}

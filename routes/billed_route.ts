@@ -76,7 +76,7 @@ export function billedRoute<Body extends z.ZodType, Answer extends z.ZodType>(
         `\`idempotency_conflict\` (the key was used for a different request, or more than 30 days ago), or ${IN_PROGRESS_NOTE}. Not billed`,
       ),
       503: errorContent(
-        "`incomplete`: the charge could not be recorded, so the answer was withheld; not billed",
+        "`incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed",
       ),
       ...definition.errors,
       ...COMMON_ERROR_RESPONSES,

@@ -5,7 +5,13 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { type ErrorCode, INTERNAL_ERROR_MESSAGE, ServiceError } from "../domain/errors.ts";
+import {
+  DATABASE_UNAVAILABLE_MESSAGE,
+  type ErrorCode,
+  INTERNAL_ERROR_MESSAGE,
+  isDatabaseUnavailable,
+  ServiceError,
+} from "../domain/errors.ts";
 import type { Logger } from "../domain/shared/logger.ts";
 import type { AppEnv } from "./app_env.ts";
 
@@ -69,7 +75,11 @@ export function errorResponse(c: Context<AppEnv>, error: ServiceError): Response
   return c.json(errorBody(error), statusOf(error.code));
 }
 
-/** Maps anything thrown to the envelope; unexpected failures become a bare 500. */
+/**
+ * Maps anything thrown to the envelope; an unreachable database becomes `503 incomplete`
+ * (nothing was charged; §7's code for a request that could not be completed), other unexpected
+ * failures a bare 500.
+ */
 export function toServiceError(error: unknown, logger: Logger, requestId?: string): ServiceError {
   if (error instanceof ServiceError) return error;
   if (error instanceof HTTPException && error.status === 400) {
@@ -78,6 +88,14 @@ export function toServiceError(error: unknown, logger: Logger, requestId?: strin
   // @hono/zod-openapi refuses a body sent without, or with another, media type.
   if (error instanceof HTTPException && error.status === 415) {
     return new ServiceError("validation_error", CONTENT_TYPE_MESSAGE);
+  }
+  // The database cannot be reached: nothing was done or charged, and a retry may succeed.
+  if (isDatabaseUnavailable(error)) {
+    logger.warn("database unavailable", {
+      requestId,
+      errorCode: String((error as { code?: unknown }).code),
+    });
+    return new ServiceError("incomplete", DATABASE_UNAVAILABLE_MESSAGE);
   }
   // Log the kind of failure only: messages of driver errors can quote submitted values.
   logger.error("unhandled error", {

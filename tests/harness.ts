@@ -45,7 +45,12 @@ export async function openTestDatabase(): Promise<
     const db = await openDatabase({ url: null, pgliteDir: "memory://" });
     return Object.assign(db, { url: null, drop: () => db.close() });
   }
-  const name = `svc_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  // TEST_DATABASE_PREFIX: where several checkouts share one Postgres, each its own names.
+  const prefix = Deno.env.get("TEST_DATABASE_PREFIX") ?? "svc_test_";
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) {
+    throw new Error("TEST_DATABASE_PREFIX must be lower-case letters, digits and _");
+  }
+  const name = `${prefix}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   await admin.end();

@@ -10,6 +10,12 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { installExchangeQueue } from "./pglite_exchange_queue.ts";
 import type { InitdbReply, InitdbRequest } from "./pglite_initdb_worker.ts";
 import { unpackTemplate } from "./pglite_template.ts";
+import {
+  DataDirInUse,
+  dataDirInUseMessage,
+  type DataDirLock,
+  tryLockDataDir,
+} from "./data_dir_lock.ts";
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
@@ -48,6 +54,16 @@ export interface OpenDatabaseOptions {
    * may take before opening fails with a message naming `DATABASE_URL` (default 15 s).
    */
   firstQueryTimeoutMs?: number;
+  /**
+   * Who opens an embedded database. `server`: this process owns it, or refuses at once with
+   * `DataDirInUse` when another process does (it never becomes a client of another server's
+   * socket). `client` (the default; the admin CLI, tests): a running server's socket when there
+   * is one, else the files themselves under the same lock, waiting up to `waitMs` while another
+   * process holds it without serving yet (a server starting, another admin command).
+   */
+  role?: "server" | "client";
+  /** How long a client waits for a locked database to be served or released (default 60 s). */
+  waitMs?: number;
 }
 
 /**
@@ -90,9 +106,55 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
   const dir = options.pgliteDir ?? "./data/pglite";
   const socketPath = options.pgliteSocketPath ??
     (dir === "memory://" ? await Deno.makeTempFile({ suffix: ".sock" }) : `${dir}.sock`);
-  const running = await connectToRunningEmbedded(socketPath, options.poolSize);
-  if (running) return running;
+  let lock: DataDirLock | null = null;
+  if (dir !== "memory://") {
+    const dataDir = parentOf(dir);
+    await Deno.mkdir(dataDir, { recursive: true });
+    const lockPath = `${dir}.lock`;
+    if (options.role === "server") {
+      const attempt = await tryLockDataDir(lockPath, "server");
+      if (!attempt.lock) throw new DataDirInUse(dataDir, attempt.holder);
+      lock = attempt.lock;
+    } else {
+      const end = Date.now() + (options.waitMs ?? 60_000);
+      for (;;) {
+        const running = await connectToRunningEmbedded(socketPath, options.poolSize);
+        if (running) return running;
+        const attempt = await tryLockDataDir(lockPath, "admin");
+        if (attempt.lock) {
+          lock = attempt.lock;
+          break;
+        }
+        if (Date.now() >= end) {
+          throw new Error(
+            `${
+              dataDirInUseMessage(dataDir, attempt.holder)
+            }, and its database socket ${socketPath} ` +
+              "does not answer",
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+  try {
+    return await openEmbeddedFiles(dir, socketPath, options.poolSize, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
 
+/** Opens the PGlite files (this process holds `lock`) and serves them on `socketPath`. */
+async function openEmbeddedFiles(
+  dir: string,
+  socketPath: string,
+  poolSize: number | undefined,
+  lock: DataDirLock | null,
+): Promise<Database> {
+  // Left by a first start that died while unpacking the template (nobody else can be unpacking
+  // now: unpacking happens under the lock).
+  if (lock) await removeUnpackingLeftovers(dir);
   let created: "template" | "initdb" | null = null;
   if (dir !== "memory://" && !await exists(`${dir}/PG_VERSION`)) {
     created = await createEmbeddedDirectory(dir);
@@ -113,7 +175,7 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
   const server = new PGLiteSocketServer({
     db,
     path: socketPath,
-    maxConnections: (options.poolSize ?? 8) + 8,
+    maxConnections: (poolSize ?? 8) + 8,
   });
   // Whole exchanges, not single messages, take turns on the one backend (pglite_exchange_queue.ts).
   installExchangeQueue(server, db);
@@ -124,7 +186,7 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
   // Other threads and the admin CLI connect to the same socket.
   const sql = postgres({
     path: socketPath,
-    max: options.poolSize ?? 1,
+    max: poolSize ?? 1,
     ...quietNotices,
   });
   return {
@@ -138,8 +200,27 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
       await server.stop();
       await db.close();
       await Deno.remove(socketPath).catch(() => {});
+      lock?.release();
     },
   };
+}
+
+function parentOf(dir: string): string {
+  return dir.slice(0, Math.max(dir.lastIndexOf("/"), 0)) || ".";
+}
+
+async function removeUnpackingLeftovers(dir: string): Promise<void> {
+  const parent = parentOf(dir);
+  const prefix = `${dir.slice(dir.lastIndexOf("/") + 1)}.unpacking-`;
+  try {
+    for await (const entry of Deno.readDir(parent)) {
+      if (entry.isDirectory && entry.name.startsWith(prefix)) {
+        await Deno.remove(`${parent}/${entry.name}`, { recursive: true }).catch(() => {});
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
 }
 
 /**
@@ -166,7 +247,7 @@ export const PGLITE_START_PARAMS: readonly string[] = [
  * beside `dir` and renamed into place, so a crash never leaves half a database behind.
  */
 async function createEmbeddedDirectory(dir: string): Promise<"template" | "initdb"> {
-  const parent = dir.slice(0, Math.max(dir.lastIndexOf("/"), 0)) || ".";
+  const parent = parentOf(dir);
   await Deno.mkdir(parent, { recursive: true });
   const staging = `${dir}.unpacking-${Deno.pid}`;
   await Deno.remove(staging, { recursive: true }).catch(() => {});

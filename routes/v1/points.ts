@@ -3,7 +3,12 @@ import { readPoints } from "../../domain/billing/read_points.ts";
 import type { DomainContext } from "../../domain/context.ts";
 import type { AppEnv } from "../app_env.ts";
 import { keyedAndLimited } from "../guard.ts";
-import { API_KEY_SECURITY, BalanceSchema, COMMON_ERROR_RESPONSES } from "../schemas.ts";
+import {
+  API_KEY_SECURITY,
+  BalanceSchema,
+  COMMON_ERROR_RESPONSES,
+  errorContent,
+} from "../schemas.ts";
 
 const PricesSchema = z.object({
   nameParse: z.number().int().openapi({ description: "Per answered name (single or batch row)" }),
@@ -39,6 +44,9 @@ export function mountPoints(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void 
         description: "Balance and prices",
         content: { "application/json": { schema: z.object({ data: PointsSchema }) } },
       },
+      503: errorContent(
+        "`incomplete`: the service could not reach its database; try again shortly",
+      ),
       ...COMMON_ERROR_RESPONSES,
     },
   });
