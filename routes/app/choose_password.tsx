@@ -16,15 +16,13 @@ import { CsrfField, Notice, PlainPage } from "./layout.tsx";
 import { CHOOSE_PASSWORD_PATH, requireCsrf, requireMember } from "./require_member.tsx";
 import type { WebEnv } from "./web_env.ts";
 
+/** A refusal's message. No password typed is ever written back into the page. */
 interface PasswordFormState {
   error?: string;
-  /** What was typed, shown again after a refusal (never the field that was at fault). */
-  kept?: { currentPassword?: string; password?: string; confirmation?: string };
 }
 
 function PasswordForm(props: { member: MemberSession; state?: PasswordFormState }) {
   const { member } = props;
-  const kept = props.state?.kept ?? {};
   const oneTime = member.mustChoosePassword;
   return (
     <PlainPage title={oneTime ? "Choose your password" : "Change your password"}>
@@ -46,7 +44,6 @@ function PasswordForm(props: { member: MemberSession; state?: PasswordFormState 
               type="password"
               autocomplete="current-password"
               required
-              value={kept.currentPassword}
               autofocus
             />
           </div>
@@ -60,7 +57,6 @@ function PasswordForm(props: { member: MemberSession; state?: PasswordFormState 
             autocomplete="new-password"
             minlength={MIN_PASSWORD_LENGTH}
             required
-            value={kept.password}
           />
         </div>
         <div class="field">
@@ -71,7 +67,6 @@ function PasswordForm(props: { member: MemberSession; state?: PasswordFormState 
             type="password"
             autocomplete="new-password"
             required
-            value={kept.confirmation}
           />
         </div>
         <button type="submit">{oneTime ? "Save and continue" : "Change password"}</button>
@@ -101,9 +96,9 @@ export function mountChoosePassword(web: Hono<WebEnv>, ctx: DomainContext): void
       confirmation: text("confirmation"),
     };
     const member = c.get("member");
-    const refuse = (status: 400 | 429, error: string, kept: PasswordFormState["kept"]) => {
+    const refuse = (status: 400 | 429, error: string) => {
       c.status(status);
-      return c.html(<PasswordForm member={member} state={{ error, kept }} />);
+      return c.html(<PasswordForm member={member} state={{ error }} />);
     };
     try {
       const outcome = await choosePassword({ sql: ctx.db.sql, rateLimiter: ctx.rateLimiter }, {
@@ -119,18 +114,14 @@ export function mountChoosePassword(web: Hono<WebEnv>, ctx: DomainContext): void
         return refuse(
           429,
           `Too many attempts. Try again in ${outcome.retryAfterSeconds} seconds. Your password is unchanged.`,
-          { password: typed.password, confirmation: typed.confirmation },
         );
       }
       if (!outcome.ok) {
-        return refuse(400, "Your current password is not right. Your password is unchanged.", {
-          password: typed.password,
-          confirmation: typed.confirmation,
-        });
+        return refuse(400, "Your current password is not right. Your password is unchanged.");
       }
     } catch (error) {
       if (!(error instanceof ServiceError) || error.code !== "validation_error") throw error;
-      return refuse(400, error.message, { currentPassword: typed.currentPassword || undefined });
+      return refuse(400, error.message);
     }
     return c.redirect("/app", 303);
   });
