@@ -222,11 +222,11 @@ type Env = Record<string, string | undefined>;
 export const MAX_PRICE = 1_000_000;
 /** Rate limits: at most this many requests per window… */
 export const MAX_RATE_LIMIT = 1_000_000_000;
-/** … and a window of at most a day. */
-export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
 /** A cap for the timers of the service (below setTimeout's 2^31 ms, where a timer fires at once). */
 const DAY_SECONDS = 86_400;
 const YEAR_SECONDS = 365 * DAY_SECONDS;
+/** … and a window of at most a year (KV keeps a window's count for two windows; no timer waits on it). */
+export const MAX_RATE_LIMIT_WINDOW_SECONDS = YEAR_SECONDS;
 
 /** An integer from `min` to `max` (both included). */
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
