@@ -75,7 +75,7 @@ export async function lookupEmailAtDomain(
     ctx.clock.now() - Date.parse(e.verifiedAt) <= maxAgeMs
   );
   if (recent) {
-    if (await doNotContact(ctx, input, [recent.address, ...known.map((e) => e.address)])) {
+    if (await doNotContact(ctx, input, known.map((e) => e.address))) {
       return { completed: false, answer: notFound("do-not-contact", "unknown") };
     }
     return {

@@ -60,16 +60,14 @@ export function createRemoteVerifier(options: RemoteVerifierOptions): EmailVerif
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), options.timeoutMs);
       try {
-        const response = await doFetch(endpoint, {
-          method: "POST",
-          headers: {
-            "Authorization": `Bearer ${options.secret}`,
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-          },
-          body: JSON.stringify({ domain: request.domain, candidates: request.candidates }),
-          signal: controller.signal,
-        });
+        const response = await doFetch(
+          endpoint,
+          verifyRequest(
+            options.secret,
+            { domain: request.domain, candidates: request.candidates },
+            controller.signal,
+          ),
+        );
         if (response.status !== 200) {
           await response.body?.cancel();
           if (response.status === 401 || response.status === 403) refused(response.status);
@@ -88,6 +86,20 @@ export function createRemoteVerifier(options: RemoteVerifierOptions): EmailVerif
 
 function verifyEndpoint(url: string): string {
   return `${url.replace(/\/+$/, "")}/verify`;
+}
+
+/** `POST /verify` with our secret and a JSON body. */
+function verifyRequest(secret: string, body: unknown, signal: AbortSignal): RequestInit {
+  return {
+    method: "POST",
+    headers: {
+      "Authorization": `Bearer ${secret}`,
+      "Content-Type": "application/json",
+      "Accept": "application/json",
+    },
+    body: JSON.stringify(body),
+    signal,
+  };
 }
 
 /** The verifier's origin, for logs (never a path or credentials). */
@@ -110,16 +122,10 @@ export async function checkRemoteVerifierCredentials(
 ): Promise<{ result: "accepted" | "refused" | "unreachable"; status: number | null }> {
   const doFetch = options.fetch ?? fetch;
   try {
-    const response = await doFetch(verifyEndpoint(options.url), {
-      method: "POST",
-      headers: {
-        "Authorization": `Bearer ${options.secret}`,
-        "Content-Type": "application/json",
-        "Accept": "application/json",
-      },
-      body: "{}",
-      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
-    });
+    const response = await doFetch(
+      verifyEndpoint(options.url),
+      verifyRequest(options.secret, {}, AbortSignal.timeout(options.timeoutMs ?? 5_000)),
+    );
     await response.body?.cancel();
     const status = response.status;
     if (status === 401 || status === 403) return { result: "refused", status };
