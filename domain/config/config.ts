@@ -220,11 +220,11 @@ type Env = Record<string, string | undefined>;
 
 /** The most points one price may be: any count the API allows × any price stays far below 2^53. */
 export const MAX_PRICE = 1_000_000;
-/** Rate limits: at most this many requests per window… */
-export const MAX_RATE_LIMIT = 1_000_000_000;
 /** A cap for the timers of the service (below setTimeout's 2^31 ms, where a timer fires at once). */
 const DAY_SECONDS = 86_400;
 const YEAR_SECONDS = 365 * DAY_SECONDS;
+/** Rate limits: at most this many requests per window… */
+export const MAX_RATE_LIMIT = 1_000_000_000;
 /** … and a window of at most a year (KV keeps a window's count for two windows; no timer waits on it). */
 export const MAX_RATE_LIMIT_WINDOW_SECONDS = YEAR_SECONDS;
 

@@ -126,12 +126,8 @@ async function openEmbedded(options: OpenDatabaseOptions): Promise<Database> {
           break;
         }
         if (Date.now() >= end) {
-          throw new Error(
-            `${
-              dataDirInUseMessage(dataDir, attempt.holder)
-            }, and its database socket ${socketPath} ` +
-              "does not answer",
-          );
+          const inUse = dataDirInUseMessage(dataDir, attempt.holder);
+          throw new Error(`${inUse}, and its database socket ${socketPath} does not answer`);
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
