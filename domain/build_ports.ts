@@ -7,7 +7,7 @@ import type { Config } from "./config/config.ts";
 import type { Ports } from "./context.ts";
 import { createRemoteVerifier } from "./find/remote_verifier.ts";
 import { createSmtpVerifier } from "./find/smtp_verifier.ts";
-import type { SmtpConnect } from "./providers/smtp/smtp_client.ts";
+import { connectTcp, type SmtpConnect } from "./providers/smtp/smtp_client.ts";
 import { noCompanyResolver } from "./providers/company_resolver/none.ts";
 import { createWikidataResolver } from "./providers/company_resolver/wikidata.ts";
 import { createDnsResolver } from "./providers/dns/create_dns_resolver.ts";
@@ -122,8 +122,8 @@ export async function createLocalVerifier(
   });
 }
 
-/** `Deno.connect` that gives up (AbortError) after `timeoutMs` without an answer. */
-export function connectWithin(timeoutMs: number, connect: SmtpConnect = Deno.connect): SmtpConnect {
+/** A TCP connect that gives up (AbortError) after `timeoutMs` without an answer. */
+export function connectWithin(timeoutMs: number, connect: SmtpConnect = connectTcp): SmtpConnect {
   return (options) => {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;

@@ -9,7 +9,7 @@ import type { VerificationOutcome } from "../domain/find/email_verifier.ts";
 import { createSmtpVerifier, type SmtpSessionEvent } from "../domain/find/smtp_verifier.ts";
 import { catchAllKey, mailHostsKey } from "../domain/find/verification_cache.ts";
 import { createDnsResolver } from "../domain/providers/dns/create_dns_resolver.ts";
-import type { SmtpConnect } from "../domain/providers/smtp/smtp_client.ts";
+import { connectTcp, type SmtpConnect } from "../domain/providers/smtp/smtp_client.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
 import { type FakeDns, type FakeZone, startFakeDns } from "./fakes/dns_server.ts";
 import {
@@ -40,6 +40,8 @@ interface Rig {
   config: VerifyConfig;
   clock: FakeClock;
   sessions: SmtpSessionEvent[];
+  /** The most SMTP connections open at once. */
+  mostOpen(): number;
   verify(candidates: string[], domain?: string): Promise<VerificationOutcome>;
   close(): Promise<void>;
 }
@@ -71,6 +73,14 @@ async function rig(
   const kv = await Deno.openKv(":memory:");
   const clock = new FakeClock();
   const sessions: SmtpSessionEvent[] = [];
+  let open = 0;
+  let mostOpen = 0;
+  const connect: SmtpConnect = options.connect ?? (async (target) => {
+    const socket = await connectTcp(target);
+    mostOpen = Math.max(mostOpen, ++open);
+    socket.once("close", () => open--);
+    return socket;
+  });
   const dns_ = await createDnsResolver({
     nameServer: config.dnsServer,
     timeoutMs: config.commandTimeoutMs,
@@ -81,7 +91,7 @@ async function rig(
     kv,
     config,
     clock,
-    connect: options.connect,
+    connect,
     onSession: (event) => sessions.push(event),
   });
   return {
@@ -91,6 +101,7 @@ async function rig(
     config,
     clock,
     sessions,
+    mostOpen: () => mostOpen,
     verify: (candidates, domain = "example.test") => verifier.verify({ domain, candidates }),
     async close() {
       kv.close();
@@ -205,7 +216,7 @@ Deno.test(
   },
 );
 
-Deno.test("engine: greylisted once, accepted on the retry on the same session", OPEN, async () => {
+Deno.test("engine: greylisted once, accepted on the retry in a new session", OPEN, async () => {
   const r = await rig({
     smtp: { behaviour: { mailboxes: { "ada@example.test": { greylist: 1 } } } },
   });
@@ -214,13 +225,44 @@ Deno.test("engine: greylisted once, accepted on the retry on the same session", 
     const outcome = await r.verify(["ada@example.test"]);
     assert.equal(outcome.kind, "valid");
     assert.ok(performance.now() - started >= 190, "waited greylistRetryMs before the retry");
-    assert.equal(r.smtp.connections(), 1);
+    // The retry is a new session: the server's error count starts again.
+    assert.equal(r.smtp.connections(), 2);
     assert.deepEqual(rcptsOf(r).slice(1), ["ada@example.test", "ada@example.test"]);
     assert.deepEqual(r.smtp.rcpts.slice(1).map((rcpt) => rcpt.code), [451, 250]);
   } finally {
     await r.close();
   }
 });
+
+Deno.test(
+  "engine: greylisting keyed on the recipient: the retry asks the same probe address",
+  OPEN,
+  async () => {
+    // Every address is greylisted once, as postgrey does per (client, sender, recipient); then
+    // the unknown ones are refused. A new random probe on the retry would be greylisted again.
+    const r = await rig({
+      smtp: {
+        behaviour: {
+          mailboxes: { "ada@example.test": { greylist: 1 } },
+          otherRecipients: { greylist: 1, then: "reject" },
+        },
+      },
+    });
+    try {
+      const outcome = await r.verify(["bob@example.test", "ada@example.test"]);
+      assert.equal(outcome.kind === "valid" && outcome.address, "ada@example.test");
+      const asked = rcptsOf(r);
+      // First pass: every recipient once (all 451); the retry: the same ones, in the same order.
+      assert.equal(asked.length, 6);
+      assert.ok(isProbe(asked[0]));
+      assert.deepEqual(asked.slice(3), asked.slice(0, 3));
+      assert.deepEqual(r.smtp.rcpts.map((rcpt) => rcpt.code), [451, 451, 451, 550, 550, 250]);
+      assert.equal(r.smtp.connections(), 2);
+    } finally {
+      await r.close();
+    }
+  },
+);
 
 Deno.test("engine: greylisted on the retry too → unavailable greylisted", OPEN, async () => {
   const r = await rig({ smtp: { behaviour: { mailboxes: { "ada@example.test": "greylist" } } } });
@@ -231,13 +273,163 @@ Deno.test("engine: greylisted on the retry too → unavailable greylisted", OPEN
     assert.equal(outcome.why, "greylisted");
     assert.equal(outcome.evidence?.smtpCode, 451);
     assert.equal(outcome.evidence?.enhancedStatus, "4.7.1");
-    // Not read as rejected, and the later candidate is not asked: order decides.
-    assert.deepEqual(rcptsOf(r).slice(1), ["ada@example.test", "ada@example.test"]);
-    assert.equal(r.smtp.connections(), 1);
+    // Not read as rejected, and bob's rejection decides nothing while ada is unknown: order
+    // decides. The first pass asked both; the retry only what got the 4xx.
+    assert.deepEqual(rcptsOf(r).slice(1), [
+      "ada@example.test",
+      "bob@example.test",
+      "ada@example.test",
+    ]);
+    assert.equal(r.smtp.connections(), 2);
   } finally {
     await r.close();
   }
 });
+
+Deno.test(
+  "engine: a greylist wait the lookup's deadline would cut short is not begun",
+  OPEN,
+  async () => {
+    const r = await rig({
+      smtp: { behaviour: { mailboxes: { "ada@example.test": "greylist" } } },
+      env: { VERIFY_GREYLIST_RETRY_SECONDS: "10", VERIFY_LOOKUP_SECONDS: "2" },
+    });
+    try {
+      const started = performance.now();
+      const outcome = await r.verify(["ada@example.test"]);
+      assert.equal(outcome.kind === "unavailable" && outcome.why, "greylisted");
+      assert.ok(performance.now() - started < 1500);
+      assert.equal(r.smtp.connections(), 1);
+    } finally {
+      await r.close();
+    }
+  },
+);
+
+Deno.test(
+  "engine: a rejected sender at RCPT is unavailable, ends the session, caches nothing",
+  OPEN,
+  async () => {
+    // Postfix's reject_unknown_sender_domain / check_sender_access answer at RCPT time.
+    const senderRejected = {
+      code: 550,
+      message: "5.1.8 <probe@verifier.test>: Sender address rejected: Domain not found",
+    };
+    const r = await rig({ smtp: { behaviour: { otherRecipients: senderRejected } } });
+    try {
+      const candidates = ["ada@example.test", "bob@example.test", "eve@example.test"];
+      const outcome = await r.verify(candidates);
+      assert.equal(outcome.kind, "unavailable");
+      assert.ok(outcome.kind === "unavailable");
+      assert.equal(outcome.why, "sender-rejected");
+      assert.equal(outcome.evidence?.enhancedStatus, "5.1.8");
+      // The probe got it: nothing more was asked.
+      assert.equal(r.smtp.rcpts.length, 1);
+      assert.equal(r.smtp.connections(), 1);
+      assert.equal((await r.kv.get(["verify", "catch_all", "example.test"])).value, null);
+      // The next lookup asks again (and probes again).
+      await r.verify(candidates);
+      assert.equal(r.smtp.connections(), 2);
+    } finally {
+      await r.close();
+    }
+  },
+);
+
+Deno.test("engine: every reply about our sender or client is unavailable", OPEN, async () => {
+  const replies = [
+    { code: 550, message: "5.1.7 Invalid sender address syntax" },
+    {
+      code: 553,
+      message: "5.1.8 <probe@verifier.test>: Sender address rejected: Domain not found",
+    },
+    {
+      code: 450,
+      message: "4.1.8 <probe@verifier.test>: Sender address rejected: Domain not found",
+    },
+    { code: 550, message: "5.7.1 <probe@verifier.test>: Sender address rejected: Access denied" },
+    { code: 450, message: "4.7.1 Client host rejected: cannot find your hostname" },
+    {
+      code: 504,
+      message: "5.5.2 <verifier>: Helo command rejected: need fully-qualified hostname",
+    },
+  ];
+  for (const reply of replies) {
+    const r = await rig({ smtp: { behaviour: { otherRecipients: reply } } });
+    try {
+      const outcome = await r.verify(["ada@example.test", "bob@example.test"]);
+      assert.equal(outcome.kind, "unavailable", reply.message);
+      assert.equal(r.smtp.rcpts.length, 1, reply.message);
+      assert.equal(r.smtp.connections(), 1, reply.message);
+    } finally {
+      await r.close();
+    }
+  }
+  // MAIL FROM itself refused.
+  const r = await rig({
+    smtp: { behaviour: { mailFrom: { code: 550, message: "5.1.0 Sender rejected" } } },
+  });
+  try {
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind === "unavailable" && outcome.why, "sender-rejected");
+    assert.equal(r.smtp.rcpts.length, 0);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test(
+  "engine: at most VERIFY_MAX_RCPT_PER_SESSION recipients a session, in order",
+  OPEN,
+  async () => {
+    const r = await rig({
+      smtp: { behaviour: { mailboxes: { "c7@example.test": "accept" } } },
+      env: { VERIFY_MAX_RCPT_PER_SESSION: "3" },
+    });
+    try {
+      const candidates = Array.from({ length: 8 }, (_, i) => `c${i}@example.test`);
+      const outcome = await r.verify(candidates);
+      assert.equal(outcome.kind === "valid" && outcome.address, "c7@example.test");
+      // probe + c0 c1 | c2 c3 c4 | c5 c6 c7
+      assert.equal(r.smtp.connections(), 3);
+      const perSession = r.smtp.sessions.map((session) => session.rcpts.length);
+      assert.deepEqual(perSession, [3, 3, 3]);
+      assert.deepEqual(rcptsOf(r).slice(1), candidates);
+    } finally {
+      await r.close();
+    }
+  },
+);
+
+Deno.test(
+  "engine: at most VERIFY_MAX_SESSIONS_PER_HOST sessions at one host across lookups",
+  OPEN,
+  async () => {
+    const r = await rig({
+      smtp: {
+        behaviour: {
+          mailboxes: Object.fromEntries(
+            Array.from({ length: 8 }, (_, i) => [`p${i}@example.test`, {
+              delayMs: 40,
+              then: "accept" as const,
+            }]),
+          ),
+        },
+      },
+      env: { VERIFY_MAX_SESSIONS_PER_HOST: "2", VERIFY_CACHE_SECONDS: "0" },
+    });
+    try {
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => r.verify([`p${i}@example.test`])),
+      );
+      assert.ok(outcomes.every((outcome) => outcome.kind === "valid"));
+      assert.equal(r.smtp.connections(), 8);
+      assert.equal(r.mostOpen(), 2, "two at a time, never more");
+    } finally {
+      await r.close();
+    }
+  },
+);
 
 Deno.test("engine: a 5.7.1 policy block is unavailable policy, never rejected", OPEN, async () => {
   const r = await rig({ smtp: { behaviour: { mailboxes: { "ada@example.test": "policy" } } } });
@@ -430,13 +622,19 @@ Deno.test("engine: a greeting slower than the timeout moves to the next host", O
 });
 
 Deno.test("engine: the whole lookup is bounded by lookupTimeoutMs", OPEN, async () => {
+  // Each candidate takes 250 ms (within the 300 ms reply timeout): three outlast the 0.5 s bound.
+  const slow = { delayMs: 250, then: "reject" as const };
   const r = await rig({
-    smtp: { behaviour: { mailboxes: { "ada@example.test": "greylist" } } },
-    env: { VERIFY_GREYLIST_RETRY_SECONDS: "10", VERIFY_LOOKUP_SECONDS: "0.5" },
+    smtp: {
+      behaviour: {
+        mailboxes: { "ada@example.test": slow, "bob@example.test": slow, "cy@example.test": slow },
+      },
+    },
+    env: { VERIFY_LOOKUP_SECONDS: "0.5" },
   });
   try {
     const started = performance.now();
-    const outcome = await r.verify(["ada@example.test"]);
+    const outcome = await r.verify(["ada@example.test", "bob@example.test", "cy@example.test"]);
     const elapsed = performance.now() - started;
     assert.deepEqual(outcome.kind === "unavailable" && outcome.why, "timeout");
     assert.equal(outcome.kind === "unavailable" && outcome.evidence?.mxHost, "mx1.example.test");
@@ -449,31 +647,42 @@ Deno.test("engine: the whole lookup is bounded by lookupTimeoutMs", OPEN, async 
 Deno.test("engine: STARTTLS verified with the configured CA", OPEN, async () => {
   const r = await rig({ smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } } });
   try {
-    assert.equal((await r.verify(["ada@example.test"])).kind, "valid");
+    const outcome = await r.verify(["ada@example.test"]);
+    assert.equal(outcome.kind, "valid");
     assert.equal(r.smtp.sessions.length, 1);
     assert.equal(r.smtp.sessions[0].secure, true);
     assert.ok(r.smtp.rcpts.every((rcpt) => rcpt.secure));
+    assert.ok(outcome.kind === "valid");
+    assert.equal(outcome.evidence.encrypted, true);
+    assert.equal(outcome.evidence.certificateVerified, true);
   } finally {
     await r.close();
   }
 });
 
-Deno.test("engine: a failed TLS handshake is retried once in plaintext", OPEN, async () => {
-  // No VERIFY_TLS_CA_FILE: the fake's certificate cannot be verified.
-  const r = await rig({
-    smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } },
-    env: { VERIFY_TLS_CA_FILE: "" },
-  });
-  try {
-    const outcome = await r.verify(["ada@example.test"]);
-    assert.equal(outcome.kind === "valid" && outcome.evidence.mxHost, "mx1.example.test");
-    assert.equal(r.smtp.connections("127.0.0.1"), 2);
-    assert.equal(r.sessions.length, 2);
-    assert.ok(r.smtp.rcpts.length > 0 && r.smtp.rcpts.every((rcpt) => !rcpt.secure));
-  } finally {
-    await r.close();
-  }
-});
+Deno.test(
+  "engine: a certificate we cannot verify still encrypts, in one session (opportunistic TLS)",
+  OPEN,
+  async () => {
+    // No VERIFY_TLS_CA_FILE: the fake's certificate chains to no trusted root.
+    const r = await rig({
+      smtp: { behaviour: { mailboxes: { "ada@example.test": "accept" } } },
+      env: { VERIFY_TLS_CA_FILE: "" },
+    });
+    try {
+      const outcome = await r.verify(["ada@example.test"]);
+      assert.ok(outcome.kind === "valid");
+      assert.equal(outcome.evidence.mxHost, "mx1.example.test");
+      assert.equal(outcome.evidence.encrypted, true);
+      assert.equal(outcome.evidence.certificateVerified, false);
+      assert.equal(r.smtp.connections("127.0.0.1"), 1);
+      assert.equal(r.sessions.length, 1);
+      assert.ok(r.smtp.rcpts.length > 0 && r.smtp.rcpts.every((rcpt) => rcpt.secure));
+    } finally {
+      await r.close();
+    }
+  },
+);
 
 Deno.test("engine: no STARTTLS offered → plaintext session", OPEN, async () => {
   const r = await rig({
@@ -723,3 +932,62 @@ Deno.test("engine: non-global mail host addresses are never dialled by default",
     await r.close();
   }
 });
+
+Deno.test(
+  "engine: a TLS handshake that fails outright is retried once in plaintext",
+  OPEN,
+  async () => {
+    const r = await rig({
+      zone: {
+        ...ZONE,
+        "brokentls.test": { mx: [{ preference: 10, exchange: "mx3.example.test" }] },
+        "mx3.example.test": { a: ["127.0.0.3"] },
+      },
+    });
+    // A host that offers STARTTLS, says 220, then speaks no TLS at all.
+    const listener = Deno.listen({ hostname: "127.0.0.3", port: r.smtp.port });
+    let connections = 0;
+    const serve = (async () => {
+      for await (const conn of listener) {
+        connections++;
+        (async () => {
+          const encoder = new TextEncoder();
+          const send = (text: string) => conn.write(encoder.encode(text));
+          await send("220 mx3.example.test ESMTP\r\n");
+          let buffer = "";
+          const chunk = new Uint8Array(4096);
+          for (;;) {
+            const n = await conn.read(chunk).catch(() => null);
+            if (n === null) return;
+            buffer += new TextDecoder().decode(chunk.subarray(0, n));
+            let end;
+            while ((end = buffer.indexOf("\r\n")) >= 0) {
+              const line = buffer.slice(0, end).toUpperCase();
+              buffer = buffer.slice(end + 2);
+              if (line.startsWith("EHLO")) await send("250-mx3.example.test\r\n250 STARTTLS\r\n");
+              else if (line === "STARTTLS") {
+                await send("220 2.0.0 Ready\r\nthis is not a TLS record\r\n");
+              } else if (line.startsWith("MAIL")) await send("250 2.1.0 Ok\r\n");
+              else if (line.startsWith("RCPT TO:<ADA@")) await send("250 2.1.5 Ok\r\n");
+              else if (line.startsWith("RCPT")) await send("550 5.1.1 User unknown\r\n");
+              else if (line === "QUIT") {
+                await send("221 Bye\r\n");
+                return conn.close();
+              }
+            }
+          }
+        })().catch(() => {});
+      }
+    })().catch(() => {});
+    try {
+      const outcome = await r.verify(["ada@brokentls.test"], "brokentls.test");
+      assert.ok(outcome.kind === "valid");
+      assert.equal(outcome.evidence.encrypted, false);
+      assert.equal(connections, 2);
+    } finally {
+      listener.close();
+      await serve;
+      await r.close();
+    }
+  },
+);

@@ -66,8 +66,11 @@ function acceptingVerifier(asked: VerificationRequest[] = []): Ports["verifier"]
         address: request.candidates[0],
         evidence: {
           mxHost: `mx1.${request.domain}`,
+          provider: "other",
           smtpCode: 250,
           enhancedStatus: "2.1.5",
+          encrypted: true,
+          certificateVerified: false,
           checkedAt: "2026-11-23T19:58:15.498Z",
         },
       });

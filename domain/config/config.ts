@@ -148,8 +148,22 @@ export interface VerifyConfig {
   connectTimeoutMs: number;
   /** `VERIFY_LOOKUP_SECONDS`: the longest one whole lookup may take. */
   lookupTimeoutMs: number;
-  /** `VERIFY_GREYLIST_RETRY_SECONDS`: the wait before the one retry of a 4xx RCPT reply. */
+  /**
+   * `VERIFY_GREYLIST_RETRY_SECONDS`: the wait before the one retry of the recipients that got a
+   * 4xx (greylisting), asked again exactly as before in a new session.
+   */
   greylistRetryMs: number;
+  /**
+   * `VERIFY_MAX_SESSIONS_PER_HOST` (default 2): SMTP sessions open at once to one MX host, across
+   * every lookup of the process; more wait their turn within the lookup's time bound.
+   */
+  maxSessionsPerHost: number;
+  /**
+   * `VERIFY_MAX_RCPT_PER_SESSION` (default 9): RCPT commands in one session; further candidates
+   * go to a next session. 9 keeps a session whose every recipient is refused under Postfix's
+   * `smtpd_soft_error_limit` (10), past which every reply is slowed by a second.
+   */
+  maxRcptPerSession: number;
   /** `VERIFY_CACHE_SECONDS`: how long MX hosts and catch-all results are cached per domain in KV. */
   cacheSeconds: number;
   /** `VERIFY_TLS_CA_FILE`: PEM file of extra CA certificates trusted for STARTTLS. */
@@ -335,6 +349,9 @@ function loadVerifyConfig(env: Env, onDeploy: boolean): VerifyConfig {
       max: 3600,
     }),
     greylistRetryMs: seconds(env, "VERIFY_GREYLIST_RETRY_SECONDS", 20, { min: 0, max: 3600 }),
+    maxSessionsPerHost: integer(env, "VERIFY_MAX_SESSIONS_PER_HOST", 2, 1, 100),
+    // Two at least: the catch-all probe and one candidate.
+    maxRcptPerSession: integer(env, "VERIFY_MAX_RCPT_PER_SESSION", 9, 2, 100),
     cacheSeconds: integer(env, "VERIFY_CACHE_SECONDS", 3600, 0, YEAR_SECONDS),
     tlsCaFile: env.VERIFY_TLS_CA_FILE?.trim() || null,
     allowPrivateAddresses: flag(env, "VERIFY_ALLOW_PRIVATE_ADDRESSES", false),

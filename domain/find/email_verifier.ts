@@ -4,6 +4,7 @@
  * outcomes for the same request. An outcome is a value; the engine never throws for a
  * provider's failure (only for a bug).
  */
+import type { MailProvider } from "./mail_provider.ts";
 
 export interface VerificationRequest {
   /** The bare mail domain, lower case (e.g. `acme.com`). */
@@ -16,10 +17,19 @@ export interface VerificationRequest {
 export interface SmtpEvidence {
   /** The MX host (as named in DNS, or the domain itself on the A/AAAA fallback). */
   mxHost: string;
+  /** Who runs that host, from its name (`mail_provider.ts`): google, microsoft, … or other. */
+  provider: MailProvider;
   /** The deciding SMTP reply code (e.g. 250, 550, 451), or null when none was read. */
   smtpCode: number | null;
   /** Its enhanced status code (`5.1.1`), or null when the server gave none. */
   enhancedStatus: string | null;
+  /** Whether the session that read it ran over TLS (STARTTLS); null when no session was held. */
+  encrypted: boolean | null;
+  /**
+   * Whether that TLS session's certificate chained to a trusted root (or `VERIFY_TLS_CA_FILE`)
+   * for the MX name. Opportunistic TLS encrypts either way; null without TLS.
+   */
+  certificateVerified: boolean | null;
   /** When the deciding reply was read (ISO 8601). */
   checkedAt: string;
 }
@@ -28,11 +38,12 @@ export type UnusableWhy = "nxdomain" | "null-mx" | "no-mail-host" | "no-public-a
 
 export type UnavailableWhy =
   | "greylisted" // 4xx on the first try and on the one retry
-  | "policy" // 5.7.x, spam or block replies: the sender was refused, not the mailbox
+  | "policy" // 5.7.x, client host, spam or block replies: we were refused, not the mailbox
+  | "sender-rejected" // our envelope sender was refused (5.1.8, "Sender address rejected")
   | "hosts-down" // no MX host could be reached, or every one dropped us or said 421
   | "timeout" // a command or the whole lookup ran out of time
   | "dns-error" // the resolver could not answer (SERVFAIL, REFUSED, timeout), not NXDOMAIN
-  | "tls-error" // the TLS handshake failed and the plaintext retry could not connect
+  | "tls-error" // the TLS handshake itself failed and the plaintext retry could not connect
   | "unexpected-reply" // a reply that says neither yes, no, later nor "refused" (e.g. 552, 500)
   | "verifier-error"; // the remote verifier could not be asked or answered nonsense
 

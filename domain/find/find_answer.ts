@@ -3,6 +3,8 @@
  * outcome is an answer: `found` false with a `reason` when no verified address is delivered.
  */
 
+import type { MailProvider } from "./mail_provider.ts";
+
 export const FIND_MODES = ["email", "company", "network"] as const;
 export type FindMode = typeof FIND_MODES[number];
 
@@ -60,8 +62,14 @@ export interface VerificationEvidence {
   /** `smtp`: a mail server answered now; `directory`: our records hold a recent verification. */
   method: "smtp" | "directory";
   mxHost: string | null;
+  /** Who runs `mxHost` (`mail_provider.ts`); null with no MX host. */
+  provider: MailProvider | null;
   smtpCode: number | null;
   enhancedStatus: string | null;
+  /** Whether the SMTP session ran over TLS; null when no session was held. */
+  encrypted: boolean | null;
+  /** Whether its certificate was verified; null without TLS. */
+  certificateVerified: boolean | null;
   checkedAt: string;
 }
 

@@ -91,8 +91,11 @@ export async function lookupEmailAtDomain(
         verification: {
           method: "directory",
           mxHost: null,
+          provider: null,
           smtpCode: null,
           enhancedStatus: null,
+          encrypted: null,
+          certificateVerified: null,
           checkedAt: recent.verifiedAt!,
         },
         reason: null,

@@ -3,7 +3,7 @@
  * be read as "no such mailbox".
  */
 import assert from "node:assert/strict";
-import { readRcptReply, readSessionReply } from "./read_smtp_reply.ts";
+import { readMailFromReply, readRcptReply, readSessionReply } from "./read_smtp_reply.ts";
 import { parseReply } from "../providers/smtp/smtp_client.ts";
 
 const read = (line: string) => readRcptReply(parseReply([line]));
@@ -37,6 +37,47 @@ Deno.test("readRcptReply: policy refusals are never rejections", () => {
   assert.equal(read("550 rejected by local policy"), "policy");
   assert.equal(read("550 low sender reputation"), "policy");
   assert.equal(read("554 Transaction failed"), "policy");
+});
+
+Deno.test("readRcptReply: replies about our sender or client, 4xx or 5xx, say nothing of the mailbox", () => {
+  // Postfix's reject_unknown_sender_domain, delayed to RCPT time.
+  assert.equal(
+    read("550 5.1.8 <verify@verifier.test>: Sender address rejected: Domain not found"),
+    "sender",
+  );
+  assert.equal(
+    read("450 4.1.8 <verify@verifier.test>: Sender address rejected: Domain not found"),
+    "sender",
+  );
+  assert.equal(read("553 5.1.7 Invalid sender address"), "sender");
+  assert.equal(read("550 Sender verify failed"), "sender");
+  assert.equal(
+    read("554 5.7.1 <verify@verifier.test>: Sender address rejected: Access denied"),
+    "sender",
+  );
+  assert.equal(read("450 4.7.1 Client host rejected: cannot find your hostname"), "policy");
+  assert.equal(
+    read("504 5.5.2 <x>: Helo command rejected: need fully-qualified hostname"),
+    "policy",
+  );
+  // Greylisting stays temporary, whatever its enhanced code.
+  assert.equal(
+    read("450 4.2.0 <a@grey.test>: Recipient address rejected: Greylisted, see http://postgrey"),
+    "temporary",
+  );
+  assert.equal(read("451 4.7.1 Greylisting in action, please come back later"), "temporary");
+  // A recipient refusal that mentions no sender stays a rejection.
+  assert.equal(read("550 5.1.1 <a@b.test>: Recipient address rejected: User unknown"), "reject");
+});
+
+Deno.test("readMailFromReply: a refusal of MAIL FROM is about the sender or a policy", () => {
+  const mail = (line: string) => readMailFromReply(parseReply([line]));
+  assert.equal(mail("250 2.1.0 Ok"), "accept");
+  assert.equal(mail("421 4.3.2 shutting down"), "closing");
+  assert.equal(mail("550 5.1.0 Sender rejected"), "sender");
+  assert.equal(mail("451 4.1.8 Domain of sender address does not resolve"), "sender");
+  assert.equal(mail("553 5.7.1 Sender blocked by policy"), "policy");
+  assert.equal(mail("554 Your IP is listed at Spamhaus"), "policy");
 });
 
 Deno.test("readRcptReply: anything else is unexpected", () => {

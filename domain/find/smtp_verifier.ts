@@ -1,8 +1,9 @@
 /**
- * The verification engine in this process: DNS for the mail hosts, then at most one SMTP
- * session per domain per lookup (another only after a host failed, or once more without
- * STARTTLS when its TLS handshake failed), asking a random catch-all probe and then each
- * candidate on that same session. Hosts are tried in preference order; one that cannot be
+ * The verification engine in this process: DNS for the mail hosts, then SMTP at the first host
+ * that answers (`verify_at_mail_host.ts`): a random catch-all probe and each candidate, in one
+ * session when they fit `VERIFY_MAX_RCPT_PER_SESSION`, retried once in a new session after
+ * greylisting, at most `VERIFY_MAX_SESSIONS_PER_HOST` sessions to one host at a time across the
+ * process. Hosts are tried in preference order; one that cannot be
  * reached, says 421 or drops us gives way to the next. Every DNS query goes through `dns`
  * (so `VERIFY_DNS_SERVER` applies to all of them); each host is dialled at its resolved
  * address on `config.smtpPort`, and only at a global one unless `allowPrivateAddresses`.
@@ -11,6 +12,8 @@
  *
  * Per domain, KV keeps the mail hosts and the catch-all verdict for `cacheSeconds`: a known
  * catch-all is answered from the cache with no session; a known non-catch-all skips the probe.
+ * The verdict is written only when the lookup decided (valid, rejected, catch-all): a lookup
+ * that ended on a refusal of our sender or client leaves nothing behind.
  * The whole lookup is bounded by `lookupTimeoutMs` (→ `unavailable` `timeout`), every reply by
  * `commandTimeoutMs`. A provider's failure is an outcome, never an exception; a malformed
  * request (a caller's bug) throws `RangeError`. Nothing here logs addresses.
@@ -27,9 +30,12 @@ import type {
   VerificationRequest,
 } from "./email_verifier.ts";
 import { findMailHosts, type MailHost } from "./find_mail_hosts.ts";
+import { createHostSessionSlots, type HostSessionSlots } from "./host_session_slots.ts";
 import { isPublicAddress } from "./is_public_address.ts";
-import { type HostResult, probeMailHost } from "./probe_mail_host.ts";
+import { mailProviderOf } from "./mail_provider.ts";
+import { randomLocalPart } from "./random_local_part.ts";
 import { createVerificationCache } from "./verification_cache.ts";
+import { type HostResult, verifyAtMailHost } from "./verify_at_mail_host.ts";
 import { isAddressAt, isMailDomain } from "./verification_schema.ts";
 
 export interface SmtpSessionEvent {
@@ -49,6 +55,8 @@ export interface SmtpVerifierDeps {
   onSession?: (event: SmtpSessionEvent) => void;
   /** Extra CA certificates (PEM) for STARTTLS; default: read from `config.tlsCaFile`, if set. */
   caCerts?: string[];
+  /** The per-host session limit to share; default one of `config.maxSessionsPerHost` of its own. */
+  slots?: HostSessionSlots;
 }
 
 /** Lower-cases the domain and checks every candidate is an address at it. */
@@ -81,6 +89,7 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
   const clock = deps.clock ?? systemClock;
   const caCerts = deps.caCerts ?? readCaCerts(config.tlsCaFile);
   const cache = createVerificationCache({ kv: deps.kv, clock, cacheSeconds: config.cacheSeconds });
+  const slots = deps.slots ?? createHostSessionSlots(config.maxSessionsPerHost);
 
   async function mailHostsOf(
     domain: string,
@@ -100,7 +109,7 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
   async function lookup(
     request: VerificationRequest,
     signal: AbortSignal,
-    progress: { mxHost: string | null },
+    progress: { mxHost: string | null; deadlineAt: number },
   ): Promise<VerificationOutcome> {
     const { domain, candidates } = request;
     const known = await cache.readCatchAll(domain);
@@ -109,6 +118,8 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
     const hosts = await mailHostsOf(domain, signal);
     if (!Array.isArray(hosts)) return hosts;
 
+    // One probe address for the whole lookup: a greylisting retry must ask the same one.
+    const probe = known?.catchAll === false ? null : `${randomLocalPart()}@${domain}`;
     let failure: { why: UnavailableWhy; evidence: SmtpEvidence | null } = {
       why: "hosts-down",
       evidence: null,
@@ -139,24 +150,29 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
       }
       let result: HostResult | null = null;
       for (const address of addresses) {
-        result = await probeMailHost({
-          domain,
+        result = await verifyAtMailHost({
           host: host.name,
           address,
+          probe,
           candidates,
-          probeCatchAll: known?.catchAll !== false,
           config,
           caCerts,
           clock,
+          slots,
           signal,
+          deadlineAt: progress.deadlineAt,
           connect: deps.connect,
           onSession: () => deps.onSession?.({ domain, mxHost: host.name, address }),
-          onCatchAllVerdict: (catchAll, evidence) =>
-            cache.writeCatchAll(domain, catchAll, evidence),
         });
         if (result.kind === "decided" || result.connected) break;
       }
-      if (result?.kind === "decided") return result.outcome;
+      if (result?.kind === "decided") {
+        const verdict = result.probeVerdict;
+        if (verdict && result.outcome.kind !== "unavailable") {
+          await cache.writeCatchAll(domain, verdict.catchAll, verdict.evidence);
+        }
+        return result.outcome;
+      }
       if (result) failure = { why: result.why, evidence: result.evidence };
     }
     // Every host definitely unreachable from the internet: the domain cannot receive mail.
@@ -170,14 +186,20 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
     async verify(raw) {
       const request = normalizeRequest(raw);
       const controller = new AbortController();
-      const progress: { mxHost: string | null } = { mxHost: null };
+      const progress = {
+        mxHost: null as string | null,
+        deadlineAt: Date.now() + config.lookupTimeoutMs,
+      };
       const timedOut = (): VerificationOutcome => ({
         kind: "unavailable",
         why: "timeout",
         evidence: progress.mxHost === null ? null : {
           mxHost: progress.mxHost,
+          provider: mailProviderOf(progress.mxHost),
           smtpCode: null,
           enhancedStatus: null,
+          encrypted: null,
+          certificateVerified: null,
           checkedAt: new Date(clock.now()).toISOString(),
         },
       });

@@ -11,6 +11,7 @@
 import type { Clock } from "../shared/clock.ts";
 import { withKvRetry } from "../stores/kv.ts";
 import type { SmtpEvidence } from "./email_verifier.ts";
+import { mailProviderOf } from "./mail_provider.ts";
 
 export interface CachedMailHosts {
   /** Host names to try, in order. */
@@ -79,8 +80,17 @@ export function createVerificationCache(
     writeMailHosts(domain, hosts) {
       return write(mailHostsKey(domain), { hosts, expiresAt: deps.clock.now() + ttlMs });
     },
-    readCatchAll(domain) {
-      return read<CachedCatchAll>(catchAllKey(domain));
+    async readCatchAll(domain) {
+      const value = await read<CachedCatchAll>(catchAllKey(domain));
+      if (!value?.evidence) return null;
+      // An entry written by an older release lacks the provider and TLS fields.
+      const evidence: SmtpEvidence = {
+        ...value.evidence,
+        provider: value.evidence.provider ?? mailProviderOf(value.evidence.mxHost),
+        encrypted: value.evidence.encrypted ?? null,
+        certificateVerified: value.evidence.certificateVerified ?? null,
+      };
+      return { ...value, evidence };
     },
     writeCatchAll(domain, catchAll, evidence) {
       return write(catchAllKey(domain), {

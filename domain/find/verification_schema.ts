@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { UnavailableWhy, UnusableWhy, VerificationOutcome } from "./email_verifier.ts";
+import { MAIL_PROVIDERS } from "./mail_provider.ts";
 
 export const MAX_CANDIDATES = 50;
 
@@ -44,6 +45,7 @@ export const verificationRequestSchema = z.object({
 const UNAVAILABLE_WHYS = [
   "greylisted",
   "policy",
+  "sender-rejected",
   "hosts-down",
   "timeout",
   "dns-error",
@@ -59,10 +61,15 @@ const UNUSABLE_WHYS = [
   "no-public-address",
 ] as const satisfies readonly UnusableWhy[];
 
+// `provider`, `encrypted` and `certificateVerified` default for a remote verifier of an older
+// release that does not send them.
 const evidence = z.object({
   mxHost: z.string(),
+  provider: z.enum(MAIL_PROVIDERS).default("other"),
   smtpCode: z.number().int().nullable(),
   enhancedStatus: z.string().nullable(),
+  encrypted: z.boolean().nullable().default(null),
+  certificateVerified: z.boolean().nullable().default(null),
   checkedAt: z.string(),
 });
 

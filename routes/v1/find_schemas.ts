@@ -4,6 +4,7 @@ import { ServiceError } from "../../domain/errors.ts";
 import { bareHost } from "../../domain/find/bare_host.ts";
 import { EMAIL_STATUSES, FIND_REASONS, type FindMode } from "../../domain/find/find_answer.ts";
 import type { FindInput } from "../../domain/find/find_work_email.ts";
+import { MAIL_PROVIDERS } from "../../domain/find/mail_provider.ts";
 import {
   controlCharacterMessage,
   hasAnyControlCharacter,
@@ -118,10 +119,23 @@ const VerificationSchema = z.object({
   mxHost: z.string().nullable().openapi({
     description: "The MX host that gave the deciding reply",
   }),
+  provider: z.enum(MAIL_PROVIDERS).nullable().openapi({
+    description:
+      "Who runs the MX host, read from its name (`aspmx.l.google.com` → google, `*.mail.protection.outlook.com` → microsoft, `*.pphosted.com` → proofpoint, …; `other` when unknown). Gateways may accept every recipient: the catch-all probe tells. Null without an MX host",
+    example: "google",
+  }),
   smtpCode: z.number().int().nullable().openapi({ description: "Its reply code", example: 250 }),
   enhancedStatus: z.string().nullable().openapi({
     description: "Its enhanced status code",
     example: "2.1.5",
+  }),
+  encrypted: z.boolean().nullable().openapi({
+    description:
+      "Whether the SMTP session ran over TLS (STARTTLS, opportunistic as between mail servers); null when no session was held",
+  }),
+  certificateVerified: z.boolean().nullable().openapi({
+    description:
+      "Whether that TLS session's certificate chained to a trusted root for the MX name; TLS is used either way. Null without TLS",
   }),
   checkedAt: z.string().openapi({ description: "When it was read (ISO 8601)" }),
 }).openapi("VerificationEvidence");

@@ -18,7 +18,8 @@
  * - `"accept"`: 250 (220 at the greeting)
  * - `"reject"`: `550 5.1.1 … User unknown`
  * - `"greylist"`: `451 4.7.1 Greylisted, try again later`, every time
- * - `{ greylist: n }`: 451 4.7.1 the first `n` times this address is asked on this host, then 250
+ * - `{ greylist: n, then? }`: 451 4.7.1 the first `n` times this address is asked on this host,
+ *   then `then` (default `"accept"`): a greylisting daemon in front of the mailbox
  * - `"policy"`: `554 5.7.1 … blocked using zen.spamhaus.org`
  * - `"421"`: `421 4.3.2 Service shutting down` and the connection is closed
  * - `"drop"`: the connection is closed without a reply
@@ -38,7 +39,7 @@ export type FakeReply =
   | "policy"
   | "421"
   | "drop"
-  | { greylist: number }
+  | { greylist: number; then?: FakeReply }
   | { code: number; message: string; close?: boolean }
   | { delayMs: number; then?: FakeReply };
 
@@ -220,7 +221,7 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
           const seenKey = `${host}\u0000${lower}`;
           const seen = greylisted.get(seenKey) ?? 0;
           greylisted.set(seenKey, seen + 1);
-          reply = seen < reply.greylist ? "greylist" : "accept";
+          reply = seen < reply.greylist ? "greylist" : reply.then ?? "accept";
         }
         const entry: FakeSmtpRcpt = {
           host,

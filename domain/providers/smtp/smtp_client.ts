@@ -1,15 +1,25 @@
 /**
- * A small SMTP client for mailbox verification, on `Deno.connect` / `Deno.startTls`: greeting,
- * EHLO (HELO when EHLO is refused with 5xx), STARTTLS, MAIL FROM, any number of RCPT TO on one
- * session, QUIT. It never sends DATA: libraries that deliver mail cannot stop after RCPT.
+ * A small SMTP client for mailbox verification, on `node:net` / `node:tls`: greeting, EHLO (HELO
+ * when EHLO is refused with 5xx), STARTTLS, MAIL FROM, any number of RCPT TO on one session,
+ * QUIT. It never sends DATA: libraries that deliver mail cannot stop after RCPT.
+ *
+ * STARTTLS is opportunistic, as between mail servers (RFC 7435; Postfix's `may` level): the
+ * session is encrypted whenever the server offers it, and the certificate is checked (against the
+ * usual roots plus `caCerts`) only to report `certificateVerified`, never to refuse it. Most MX
+ * hosts present certificates no client could verify (self-signed, another name); refusing them
+ * cost a second, plaintext session per lookup and a TLS failure in the server's log.
+ * `Deno.startTls` has no way to accept an unverified certificate, so this client is on
+ * `node:net` / `node:tls`, whose `rejectUnauthorized: false` does.
  *
  * Every reply must arrive within `commandTimeoutMs` (else `SmtpFailure` "timeout"); the
  * optional `signal` (the whole lookup's deadline) ends everything at once ("aborted"). Transport
  * trouble is thrown as `SmtpFailure` (refused, timeout, closed, tls, protocol, aborted); replies,
- * whatever their code, are returned. `TCP_NODELAY` is set on the socket right after connect and
- * stays on through STARTTLS (same socket): 45 ms → 2 ms per dialogue, measured. Nothing here
- * logs; addresses never leave this module except on the wire.
+ * whatever their code, are returned. `TCP_NODELAY` is set on the socket at connect and stays on
+ * through STARTTLS (same socket): 45 ms → 2 ms per dialogue, measured. Nothing here logs;
+ * addresses never leave this module except on the wire.
  */
+import * as net from "node:net";
+import * as tls from "node:tls";
 
 /** One SMTP reply, all its lines read. */
 export interface SmtpReply {
@@ -41,10 +51,10 @@ export class SmtpFailure extends Error {
   }
 }
 
-/** How to open a TCP connection: `Deno.connect` unless a test passes another. */
+/** How to open a TCP connection: `connectTcp` unless a test passes another. */
 export type SmtpConnect = (
   options: { hostname: string; port: number; signal?: AbortSignal },
-) => Promise<Deno.TcpConn>;
+) => Promise<net.Socket>;
 
 export interface SmtpSessionOptions {
   /** The address (IP) to connect to. */
@@ -65,11 +75,16 @@ export interface SmtpSession {
   readonly greeting: SmtpReply;
   /** True after a completed STARTTLS handshake. */
   readonly secure: boolean;
+  /** After STARTTLS: whether the certificate chained to a trusted root for the MX name. */
+  readonly certificateVerified: boolean;
   /** Upper-case EHLO keywords of the last EHLO (`STARTTLS`, `PIPELINING`, …). */
   readonly extensions: ReadonlySet<string>;
   /** EHLO, and HELO when EHLO is refused with 5xx. */
   ehlo(name: string): Promise<SmtpReply>;
-  /** Sends STARTTLS; on 220 runs the TLS handshake (throws "tls" when it fails). EHLO again after. */
+  /**
+   * Sends STARTTLS; on 220 runs the TLS handshake, accepting any certificate (throws "tls" only
+   * when the handshake itself fails). EHLO again after.
+   */
   startTls(): Promise<SmtpReply>;
   mailFrom(address: string, options?: { smtpUtf8?: boolean }): Promise<SmtpReply>;
   rcptTo(address: string): Promise<SmtpReply>;
@@ -150,19 +165,40 @@ function bounded<T>(
   });
 }
 
+/** Opens a TCP connection with `node:net` (TCP_NODELAY on); the signal abandons it. */
+export const connectTcp: SmtpConnect = ({ hostname, port, signal }) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new DOMException("connect aborted", "AbortError"));
+    const socket = net.connect({ host: hostname, port, noDelay: true });
+    const onAbort = () => {
+      socket.destroy();
+      reject(new DOMException("connect aborted", "AbortError"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    socket.once("connect", () => {
+      signal?.removeEventListener("abort", onAbort);
+      socket.removeAllListeners("error");
+      resolve(socket);
+    });
+    socket.once("error", (error) => {
+      signal?.removeEventListener("abort", onAbort);
+      socket.destroy();
+      reject(error);
+    });
+  });
+
 /** Connects, reads the greeting and returns the session (whatever the greeting said). */
 export async function openSmtpSession(options: SmtpSessionOptions): Promise<SmtpSession> {
-  const connect: SmtpConnect = options.connect ??
-    ((o) => Deno.connect({ hostname: o.hostname, port: o.port, signal: o.signal }));
+  const connect = options.connect ?? connectTcp;
   const connecting = connect({
     hostname: options.address,
     port: options.port,
     signal: options.signal,
   });
-  let tcp: Deno.TcpConn;
+  let socket: net.Socket;
   try {
-    tcp = await bounded(connecting, options.commandTimeoutMs, options.signal, () => {
-      connecting.then((late) => late.close(), () => {});
+    socket = await bounded(connecting, options.commandTimeoutMs, options.signal, () => {
+      connecting.then((late) => late.destroy(), () => {});
     }, "connect");
   } catch (error) {
     if (error instanceof SmtpFailure && error.kind === "aborted") throw error;
@@ -171,12 +207,8 @@ export async function openSmtpSession(options: SmtpSessionOptions): Promise<Smtp
       error instanceof SmtpFailure ? error.message : `connect failed: ${(error as Error).name}`,
     );
   }
-  try {
-    tcp.setNoDelay(true);
-  } catch {
-    // A test double without sockets options.
-  }
-  const session = new Session(tcp, options);
+  socket.setNoDelay(true);
+  const session = new Session(socket, options);
   try {
     await session.readGreeting();
   } catch (error) {
@@ -186,21 +218,90 @@ export async function openSmtpSession(options: SmtpSessionOptions): Promise<Smtp
   return session;
 }
 
+/**
+ * A node socket read as a pull stream: chunks queue up until `read()` takes them; the end of the
+ * stream reads as null, a socket error as a rejection.
+ */
+class SocketReader {
+  #chunks: Uint8Array[] = [];
+  #ended = false;
+  #error: Error | null = null;
+  #wake: (() => void) | null = null;
+  readonly socket: net.Socket;
+
+  constructor(socket: net.Socket) {
+    this.socket = socket;
+    socket.on("data", this.#onData);
+    socket.on("end", this.#onEnd);
+    socket.on("close", this.#onEnd);
+    socket.on("error", this.#onError);
+  }
+
+  #onData = (chunk: Uint8Array) => {
+    this.#chunks.push(chunk);
+    this.#notify();
+  };
+  #onEnd = () => {
+    this.#ended = true;
+    this.#notify();
+  };
+  #onError = (error: Error) => {
+    this.#error = error;
+    this.#notify();
+  };
+  #notify() {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  async read(): Promise<Uint8Array | null> {
+    for (;;) {
+      const chunk = this.#chunks.shift();
+      if (chunk) return chunk;
+      if (this.#error) throw this.#error;
+      if (this.#ended) return null;
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+  }
+
+  write(bytes: Uint8Array): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.#error) return reject(this.#error);
+      this.socket.write(bytes, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Stops reading and hands the socket over (to the TLS layer); unread bytes are dropped. */
+  detach(): net.Socket {
+    this.socket.off("data", this.#onData);
+    this.socket.off("end", this.#onEnd);
+    this.socket.off("close", this.#onEnd);
+    this.socket.off("error", this.#onError);
+    this.socket.pause();
+    this.#chunks = [];
+    return this.socket;
+  }
+
+  close() {
+    this.socket.destroy();
+  }
+}
+
 class Session implements SmtpSession {
   greeting: SmtpReply = { code: 0, enhanced: null, text: "" };
   secure = false;
+  certificateVerified = false;
   extensions = new Set<string>();
-  #tcp: Deno.TcpConn;
-  #conn: Deno.Conn;
+  #reader: SocketReader;
   #options: SmtpSessionOptions;
   #decoder = new TextDecoder();
   #encoder = new TextEncoder();
   #buffer = "";
   #closed = false;
 
-  constructor(tcp: Deno.TcpConn, options: SmtpSessionOptions) {
-    this.#tcp = tcp;
-    this.#conn = tcp;
+  constructor(socket: net.Socket, options: SmtpSessionOptions) {
+    this.#reader = new SocketReader(socket);
     this.#options = options;
   }
 
@@ -230,19 +331,29 @@ class Session implements SmtpSession {
     // session (RFC 3207 §5: STARTTLS command injection).
     this.#buffer = "";
     const { commandTimeoutMs, signal, serverName, caCerts } = this.#options;
+    const plain = this.#reader.detach();
+    const secure = tls.connect({
+      socket: plain,
+      ...(net.isIP(serverName) ? {} : { servername: serverName }),
+      rejectUnauthorized: false,
+      ...(caCerts && caCerts.length > 0 ? { ca: [...tls.rootCertificates, ...caCerts] } : {}),
+    });
+    const handshake = new Promise<void>((resolve, reject) => {
+      secure.once("secureConnect", () => resolve());
+      secure.once("error", reject);
+    });
     try {
-      const tls = await Deno.startTls(this.#tcp, {
-        hostname: serverName,
-        ...(caCerts && caCerts.length > 0 ? { caCerts } : {}),
-      });
-      this.#conn = tls;
-      await bounded(tls.handshake(), commandTimeoutMs, signal, () => this.close(), "TLS handshake");
+      await bounded(handshake, commandTimeoutMs, signal, () => secure.destroy(), "TLS handshake");
     } catch (error) {
-      this.close();
+      secure.destroy();
+      this.#closed = true;
       if (error instanceof SmtpFailure && error.kind === "aborted") throw error;
       throw new SmtpFailure("tls", `TLS handshake failed: ${(error as Error).message}`);
     }
+    secure.removeAllListeners("error");
+    this.#reader = new SocketReader(secure);
     this.secure = true;
+    this.certificateVerified = secure.authorized;
     this.extensions = new Set();
     return reply;
   }
@@ -273,11 +384,7 @@ class Session implements SmtpSession {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    try {
-      this.#conn.close();
-    } catch {
-      // already closed
-    }
+    this.#reader.close();
   }
 
   async #command(line: string, what: string): Promise<SmtpReply> {
@@ -287,11 +394,7 @@ class Session implements SmtpSession {
 
   async #write(line: string, what: string, timeoutMs: number): Promise<void> {
     if (this.#closed) throw new SmtpFailure("closed", `${what}: connection already closed`);
-    const bytes = this.#encoder.encode(`${line}\r\n`);
-    const writing = (async () => {
-      let written = 0;
-      while (written < bytes.length) written += await this.#conn.write(bytes.subarray(written));
-    })();
+    const writing = this.#reader.write(this.#encoder.encode(`${line}\r\n`));
     try {
       await bounded(writing, timeoutMs, this.#options.signal, () => this.close(), what);
     } catch (error) {
@@ -329,11 +432,10 @@ class Session implements SmtpSession {
 
   async #fill(what: string, timeoutMs: number): Promise<void> {
     if (this.#closed) throw new SmtpFailure("closed", `${what}: connection already closed`);
-    const chunk = new Uint8Array(8192);
-    let count: number | null;
+    let chunk: Uint8Array | null;
     try {
-      count = await bounded(
-        this.#conn.read(chunk),
+      chunk = await bounded(
+        this.#reader.read(),
         timeoutMs,
         this.#options.signal,
         () => this.close(),
@@ -344,10 +446,10 @@ class Session implements SmtpSession {
       if (error instanceof SmtpFailure) throw error;
       throw new SmtpFailure("closed", `${what}: connection broke while reading`);
     }
-    if (count === null) {
+    if (chunk === null) {
       this.close();
       throw new SmtpFailure("closed", `${what}: connection closed by the server`);
     }
-    this.#buffer += this.#decoder.decode(chunk.subarray(0, count), { stream: true });
+    this.#buffer += this.#decoder.decode(chunk, { stream: true });
   }
 }
