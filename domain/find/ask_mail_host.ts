@@ -4,7 +4,8 @@
  * QUIT. It never sends DATA or BDAT.
  *
  * It asks every recipient given (the caller keeps the list within `VERIFY_MAX_RCPT_PER_SESSION`)
- * and stops early after an accepted one when `stopAtAccept`, or at the first reply that ends the
+ * and stops early after an accepted one when `stopAtAccept`, after a 4xx when `stopAtTemporary`,
+ * or at the first reply that ends the
  * conversation: one about our sender or client (`sender`, `policy`), a 421, or one that fits no
  * reading. What each recipient got is returned as read; deciding what the answers mean, and
  * retrying greylisted ones, is the caller's (`verify_at_mail_host.ts`).
@@ -37,6 +38,8 @@ export interface AskMailHostInput {
   recipients: readonly string[];
   /** Stop after the first accepted recipient. */
   stopAtAccept: boolean;
+  /** Stop after the first 4xx (a greylisting retry: one still deferred decides the lookup). */
+  stopAtTemporary: boolean;
   useStartTls: boolean;
   config: VerifyConfig;
   caCerts?: string[];
@@ -152,6 +155,7 @@ export async function askMailHost(input: AskMailHostInput): Promise<SessionResul
       const reading = readRcptReply(reply);
       answers.push({ address, reading, reply, tls: tls() });
       if (reading === "accept" && input.stopAtAccept) break;
+      if (reading === "temporary" && input.stopAtTemporary) break;
       if (reading !== "accept" && reading !== "reject" && reading !== "temporary") break;
     }
     return { kind: "asked", answers };

@@ -97,7 +97,10 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
     });
 
   /** One session, holding a slot of the host; once more without STARTTLS if TLS failed. */
-  const session = async (recipients: readonly string[]): Promise<SessionResult> => {
+  const session = async (
+    recipients: readonly string[],
+    retrying: boolean,
+  ): Promise<SessionResult> => {
     const release = await input.slots.acquire(input.host, input.signal).catch(() => {
       throw new SmtpFailure("aborted", "waiting for a session slot: aborted");
     });
@@ -108,6 +111,7 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
           address: input.address,
           recipients,
           stopAtAccept: true,
+          stopAtTemporary: retrying,
           useStartTls,
           config,
           caCerts: input.caCerts,
@@ -129,11 +133,14 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
     }
   };
 
-  /** Asks the recipients in order, a session per `maxRcptPerSession`; stops at an accept. */
-  const pass = async (recipients: readonly string[]) => {
+  /**
+   * Asks the recipients in order, a session per `maxRcptPerSession`; stops at an accept, and on
+   * the retry at a recipient still deferred (everything before it refused, it decides).
+   */
+  const pass = async (recipients: readonly string[], retrying: boolean) => {
     for (let from = 0; from < recipients.length;) {
       const batch = recipients.slice(from, from + config.maxRcptPerSession);
-      const result = await session(batch);
+      const result = await session(batch, retrying);
       if (result.kind === "failed") {
         throw new Ended({
           kind: "failed",
@@ -169,7 +176,10 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
             throw unavailable("unexpected-reply", answerEvidence(answer));
         }
       }
-      if (result.answers.some((answer) => answer.reading === "accept")) return;
+      const stopped = result.answers.some((answer) =>
+        answer.reading === "accept" || (retrying && answer.reading === "temporary")
+      );
+      if (stopped) return;
       from += result.answers.length;
     }
   };
@@ -216,7 +226,7 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
   };
 
   try {
-    await pass(probe === null ? candidates : [probe, ...candidates]);
+    await pass(probe === null ? candidates : [probe, ...candidates], false);
     const first = verdict();
     if (!("retry" in first)) return first;
     const lastTemporary = answers.get(first.retry[first.retry.length - 1])!;
@@ -224,7 +234,7 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
     // A wait the deadline would cut short only delays the same answer.
     if (Date.now() + config.greylistRetryMs >= input.deadlineAt) return greylisted();
     await sleep(config.greylistRetryMs, input.signal);
-    await pass(first.retry);
+    await pass(first.retry, true);
     const second = verdict();
     return "retry" in second ? greylisted() : second;
   } catch (error) {
