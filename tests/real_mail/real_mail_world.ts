@@ -23,7 +23,6 @@ export const REAL_DNS_SERVER = "127.0.0.20:5353";
 /** The HELO name, and so the sender domain, the service is configured with in this world. */
 export const REAL_HELO_NAME = "verifier.test";
 
-const DNS_ADDRESS = "127.0.0.20";
 const POSTGREY_ADDRESS = "127.0.0.23:10023";
 
 /** The mail hosts: name, address, and what their smtpd does beyond the defaults. */
@@ -157,11 +156,32 @@ export async function ensureRealMailSoftware(): Promise<string | null> {
   return still.length === 0 ? null : `${still.join(", ")} still missing after apt-get`;
 }
 
+const DIR_PREFIX = "real_mail_";
+
+/**
+ * Stops what an earlier run left behind (a killed test run cannot stop its world): every
+ * `real_mail_*` directory in the temp folder names its own Postfix and pid files.
+ */
+async function stopLeftovers(): Promise<void> {
+  const tmp = Deno.env.get("TMPDIR") || "/tmp";
+  for await (const entry of Deno.readDir(tmp)) {
+    if (!entry.isDirectory || !entry.name.startsWith(DIR_PREFIX)) continue;
+    const dir = join(tmp, entry.name);
+    if (exists(join(dir, "postfix", "main.cf"))) {
+      await run("postfix", ["-c", join(dir, "postfix"), "stop"]);
+    }
+    await killPidFile(join(dir, "postgrey.pid"));
+    await killPidFile(join(dir, "dnsmasq.pid"));
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
 /** Starts dnsmasq, postgrey and Postfix under a new temp directory. */
 export async function startRealMailWorld(options: { greylistSeconds: number }): Promise<
   RealMailWorld
 > {
-  const dir = await Deno.makeTempDir({ prefix: "real_mail_" });
+  await stopLeftovers();
+  const dir = await Deno.makeTempDir({ prefix: DIR_PREFIX });
   // postgrey and Postfix's daemons drop to their own users and must reach their files here.
   await Deno.chmod(dir, 0o755);
   const started: Array<() => Promise<void>> = [];
@@ -188,7 +208,7 @@ export async function startRealMailWorld(options: { greylistSeconds: number }): 
       stop,
     };
   } catch (error) {
-    if (!Deno.env.get("KEEP_REAL_MAIL")) await stop();
+    await stop();
     throw error;
   }
 }
@@ -357,7 +377,9 @@ function masterCf(config: string, tls: Certificates): string {
     smtpd(
       h.grey.address,
       `myhostname=${h.grey.name}`,
-      `${rcpt}=reject_unlisted_recipient,check_policy_service,inet:${POSTGREY_ADDRESS}`,
+      // As postgrey's own README sets it up: the unknown-recipient check (implicit, at the end)
+      // comes after greylisting, so the catch-all probe is greylisted too.
+      `${rcpt}=check_policy_service,inet:${POSTGREY_ADDRESS}`,
     ),
     smtpd(
       h.selfSigned.address,
