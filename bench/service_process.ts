@@ -128,13 +128,14 @@ export async function closedLoop(
   next: () => string | null,
   outcomeOf: (body: { data?: Record<string, unknown>; error?: { code: string } }) => string,
   seconds: number,
+  concurrency = BENCH_CONCURRENCY,
 ): Promise<LoopResult> {
   const statuses: Record<string, number> = {};
   const outcomes: Record<string, number> = {};
   const latencies: number[] = [];
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
-  await Promise.all(Array.from({ length: BENCH_CONCURRENCY }, async () => {
+  await Promise.all(Array.from({ length: concurrency }, async () => {
     while (performance.now() < deadline) {
       const body = next();
       if (body === null) return;

@@ -82,6 +82,8 @@ export interface FakeSmtp {
   hosts: string[];
   /** Connections accepted by one host, or by all. */
   connections(host?: string): number;
+  /** The most connections one host had open at once. */
+  mostOpen(host: string): number;
   sessions: FakeSmtpSession[];
   rcpts: FakeSmtpRcpt[];
   /** Replaces the behaviour of one host, or the default of every host without its own. */
@@ -154,6 +156,8 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
   let defaultBehaviour: FakeSmtpBehaviour = options.behaviour ?? {};
   const perHost = new Map(Object.entries(options.hostBehaviour ?? {}));
   const counts = new Map<string, number>();
+  const openNow = new Map<string, number>();
+  const mostOpen = new Map<string, number>();
   const greylisted = new Map<string, number>();
   const sessions: FakeSmtpSession[] = [];
   const rcpts: FakeSmtpRcpt[] = [];
@@ -182,6 +186,9 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
       maxAllowedUnauthenticatedCommands: false,
       onConnect(session, callback) {
         counts.set(host, (counts.get(host) ?? 0) + 1);
+        const open = (openNow.get(host) ?? 0) + 1;
+        openNow.set(host, open);
+        mostOpen.set(host, Math.max(mostOpen.get(host) ?? 0, open));
         const record: FakeSmtpSession = {
           host,
           id: session.id,
@@ -195,6 +202,9 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
         // Per-connection STARTTLS switch, read when the EHLO reply is built.
         if (behaviourOf(host).starttls === false) session.disabledCommands = ["STARTTLS"];
         answer(session, behaviourOf(host).greeting ?? "accept", "greeting", callback);
+      },
+      onClose() {
+        openNow.set(host, (openNow.get(host) ?? 1) - 1);
       },
       onSecure(_socket, session, callback) {
         const record = bySessionId.get(session.id);
@@ -311,6 +321,7 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
     hosts,
     connections: (host) =>
       host === undefined ? [...counts.values()].reduce((a, b) => a + b, 0) : counts.get(host) ?? 0,
+    mostOpen: (host) => mostOpen.get(host) ?? 0,
     sessions,
     rcpts,
     setBehaviour(behaviour, host) {
@@ -319,6 +330,7 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
     },
     reset() {
       counts.clear();
+      mostOpen.clear();
       greylisted.clear();
       sessions.length = 0;
       rcpts.length = 0;
