@@ -80,13 +80,12 @@ async function startWorld(options: { gravatarFail?: 429 | 500 | "slow" } = {}) {
     PROVIDER_TIMEOUT_SECONDS: "1",
     GRAVATAR_API_URL: gravatar.url,
     GITHUB_API_URL: github.url,
-    NETWORK_SEARCH_PROVIDER: "brave",
     BRAVE_SEARCH_URL: brave.url,
     BRAVE_SEARCH_KEY: "k",
   });
   const portsKv = await openKv(":memory:");
   const ports = await buildPorts(config, { kv: portsKv, clock });
-  const env = await createTestEnv({ clock, ports });
+  const env = await createTestEnv({ clock, ports, network: config.network });
   const requests = () => gravatar.requests.length + github.requests.length + brave.requests.length;
   return {
     env,
@@ -127,7 +126,7 @@ Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_T
       assert.equal(data.person.companyName, "Acme");
       assert.equal(data.person.location, "Arlington, VA");
       // The cross-reference found the profile by name and employer.
-      assert.equal(data.person.networkUrl, "https://network.example/in/grace-hopper");
+      assert.equal(data.person.networkUrl, "https://linkedin.com/in/grace-hopper");
       assert.equal(data.channels.x, "gracehopper");
       assert.ok(data.channels.emails.includes("grace@navy.test"));
       assert.ok(!data.channels.emails.includes("grace@acme.test"));
@@ -313,7 +312,7 @@ Deno.test(
         headers: bearer(ws.apiKey, { "Content-Type": "application/json" }),
         body: JSON.stringify({
           mode: "network",
-          networkUrl: "https://www.network.example/in/grace-hopper/",
+          networkUrl: "https://www.linkedin.com/in/grace-hopper/",
         }),
       });
       const { data } = await res.json();

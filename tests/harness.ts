@@ -12,6 +12,7 @@ import { migrate } from "../domain/stores/migrate.ts";
 import { openKv } from "../domain/stores/kv.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
 import { memoryLogger } from "../domain/shared/logger.ts";
+import { DEFAULT_PROFILE_NETWORK, type ProfileNetwork } from "../domain/shared/profile_network.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { type AppOptions, createApp } from "../routes/app.ts";
 import type { NameModel } from "../model/types.ts";
@@ -81,6 +82,9 @@ export interface TestEnvOptions {
   /** Outside services; by default every one answers that it is unavailable (no network). */
   ports?: Partial<Ports>;
   verifiedEmailMaxAgeDays?: number;
+  /** The profile network (default: the service's default, the real one). */
+  network?: ProfileNetwork;
+  enrichMaxAgeDays?: number;
 }
 
 export interface TestEnv {
@@ -114,7 +118,11 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
     secret: TEST_SECRET,
     nameModel: options.nameModel ?? null,
     ports: { ...OFFLINE_PORTS, ...options.ports },
-    settings: { verifiedEmailMaxAgeDays: options.verifiedEmailMaxAgeDays ?? 90 },
+    settings: {
+      verifiedEmailMaxAgeDays: options.verifiedEmailMaxAgeDays ?? 90,
+      network: options.network ?? DEFAULT_PROFILE_NETWORK,
+      enrichMaxAgeDays: options.enrichMaxAgeDays ?? 30,
+    },
   });
   const app = createApp(ctx, options.app);
   return {
