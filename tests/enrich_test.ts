@@ -177,7 +177,7 @@ Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_T
       assert.deepEqual(missing.error, { code: "validation_error", message: "email is required" });
     });
 
-    await t.step("our own records answer first, without any source", async () => {
+    await t.step("our own record is the first source; the others are still asked", async () => {
       const parsed = parseImportRecord({
         name: "Alan Turing",
         title: "Mathematician",
@@ -188,14 +188,19 @@ Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_T
       });
       assert.ok(parsed.ok);
       await importPeople(env.db.sql, [parsed.record]);
-      const before = world.requests();
+      const before = {
+        gravatar: world.gravatar.requests.length,
+        github: world.github.requests.length,
+      };
       const { data } = await enrich({ email: "alan@bletchley.test" });
       assert.equal(data.found, true);
       assert.equal(data.person.name, "Alan Turing");
       assert.equal(data.channels.telegram, "alanturing");
+      // Nobody else knows him: every field is the directory's.
       assert.deepEqual(data.sources.map((s: { source: string }) => s.source), ["directory"]);
       assert.equal(data.pointsCharged, PRICE);
-      assert.equal(world.requests(), before);
+      assert.ok(world.gravatar.requests.length > before.gravatar, "Gravatar was asked");
+      assert.ok(world.github.requests.length > before.github, "GitHub was asked");
     });
 
     await t.step("do-not-contact: refused before any work, nothing sent anywhere", async () => {
