@@ -6,16 +6,13 @@
  * `ENRICH_MAX_AGE_DAYS` has passed. Real adapters against fakes on 127.0.0.1.
  */
 import assert from "node:assert/strict";
-import { buildPorts } from "../domain/build_ports.ts";
-import { loadConfig } from "../domain/config/config.ts";
 import { findPersonByEmail } from "../domain/directory/find_person_by_email.ts";
 import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
-import { openKv } from "../domain/stores/kv.ts";
 import { profileResult, searchIndex, startFakeBrave } from "./fakes/brave_server.ts";
 import { startFakeGithub } from "./fakes/github_server.ts";
 import { startFakeGravatar } from "./fakes/gravatar_server.ts";
-import { createTestEnv, createTestWorkspace, DB_TEST, lookupCaller } from "./harness.ts";
+import { createConfiguredTestEnv, createTestWorkspace, DB_TEST, lookupCaller } from "./harness.ts";
 
 const EMAIL = "ada@engines.test";
 const HOUR = 3_600_000;
@@ -52,23 +49,14 @@ async function startWorld(options: { gravatarFail?: 500 } = {}) {
     ]),
   });
   const clock = new FakeClock(Date.now());
-  const config = loadConfig({
+  const env = await createConfiguredTestEnv({
     COMPANY_RESOLVER: "none",
     PROVIDER_TIMEOUT_SECONDS: "1",
     GRAVATAR_API_URL: gravatar.url,
     GITHUB_API_URL: github.url,
     BRAVE_SEARCH_URL: brave.url,
     BRAVE_SEARCH_KEY: "k",
-  });
-  const portsKv = await openKv(":memory:");
-  const ports = await buildPorts(config, { kv: portsKv, clock });
-  const env = await createTestEnv({
-    clock,
-    ports,
-    network: config.network,
-    enrichMaxAgeDays: config.enrichMaxAgeDays,
-    config: { searchCacheSeconds: 3600 },
-  });
+  }, { clock, config: { searchCacheSeconds: 3600 } });
   // The directory's record, as an import (or find) leaves it: a name, a title, an address, and a
   // company known only by its domain.
   const parsed = parseImportRecord({
@@ -88,7 +76,6 @@ async function startWorld(options: { gravatarFail?: 500 } = {}) {
     requests,
     close: async () => {
       await env.close();
-      portsKv.close();
       await Promise.all([gravatar.close(), github.close(), brave.close()]);
     },
   };

@@ -5,15 +5,11 @@
  * delivering and billing nothing, the cache, and find's network fallback through the same provider.
  */
 import assert from "node:assert/strict";
-import { buildPorts } from "../domain/build_ports.ts";
-import { loadConfig } from "../domain/config/config.ts";
 import { addDoNotContact } from "../domain/do_not_contact/add_do_not_contact.ts";
 import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
-import { openKv } from "../domain/stores/kv.ts";
-import { FakeClock } from "../domain/shared/clock.ts";
 import {
   bearer,
-  createTestEnv,
+  createConfiguredTestEnv,
   createTestWorkspace,
   DB_TEST,
   lookupCaller,
@@ -74,8 +70,7 @@ async function startWorld(options: { gravatarFail?: 429 | 500 | "slow" } = {}) {
       }),
     ],
   });
-  const clock = new FakeClock(Date.now());
-  const config = loadConfig({
+  const env = await createConfiguredTestEnv({
     COMPANY_RESOLVER: "none",
     PROVIDER_TIMEOUT_SECONDS: "1",
     GRAVATAR_API_URL: gravatar.url,
@@ -83,9 +78,6 @@ async function startWorld(options: { gravatarFail?: 429 | 500 | "slow" } = {}) {
     BRAVE_SEARCH_URL: brave.url,
     BRAVE_SEARCH_KEY: "k",
   });
-  const portsKv = await openKv(":memory:");
-  const ports = await buildPorts(config, { kv: portsKv, clock });
-  const env = await createTestEnv({ clock, ports, network: config.network });
   const requests = () => gravatar.requests.length + github.requests.length + brave.requests.length;
   return {
     env,
@@ -95,7 +87,6 @@ async function startWorld(options: { gravatarFail?: 429 | 500 | "slow" } = {}) {
     requests,
     close: async () => {
       await env.close();
-      portsKv.close();
       await gravatar.close();
       await github.close();
       await brave.close();

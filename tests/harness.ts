@@ -4,7 +4,13 @@
  * wired through the same buildContext/createApp as main.ts.
  */
 import postgres from "postgres";
-import { type Config, DEFAULT_PRICES, DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
+import {
+  type Config,
+  DEFAULT_PRICES,
+  DEFAULT_RATE_LIMITS,
+  loadConfig,
+} from "../domain/config/config.ts";
+import { buildPorts } from "../domain/build_ports.ts";
 import { buildContext } from "../domain/build_context.ts";
 import type { DomainContext, Ports } from "../domain/context.ts";
 import { type Database, openDatabase } from "../domain/stores/database.ts";
@@ -135,6 +141,37 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
     close: async () => {
       kv.close();
       await ownDb?.drop();
+    },
+  };
+}
+
+/**
+ * The app as main.ts builds it from environment variables: the real adapters of `buildPorts`
+ * (pointed at fakes by the variables), the profile network and the enrich and find settings of
+ * the loaded configuration; `options` as for `createTestEnv`.
+ */
+export async function createConfiguredTestEnv(
+  vars: Record<string, string>,
+  options: TestEnvOptions = {},
+): Promise<TestEnv & { config: Config }> {
+  const config = loadConfig(vars);
+  const clock = options.clock ?? new FakeClock(Date.now());
+  const portsKv = await openKv(":memory:");
+  const ports = await buildPorts(config, { kv: portsKv, clock });
+  const env = await createTestEnv({
+    network: config.network,
+    enrichMaxAgeDays: config.enrichMaxAgeDays,
+    verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
+    ...options,
+    clock,
+    ports: { ...ports, ...options.ports },
+  });
+  return {
+    ...env,
+    config,
+    close: async () => {
+      await env.close();
+      portsKv.close();
     },
   };
 }

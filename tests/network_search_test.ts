@@ -4,13 +4,9 @@
  * 127.0.0.1 that answer the providers' documented shapes, errors included.
  */
 import assert from "node:assert/strict";
-import { buildPorts } from "../domain/build_ports.ts";
-import { loadConfig } from "../domain/config/config.ts";
 import { findPersonByNetworkUrl } from "../domain/directory/find_person_by_network_url.ts";
-import { openKv } from "../domain/stores/kv.ts";
-import { FakeClock } from "../domain/shared/clock.ts";
 import {
-  createTestEnv,
+  createConfiguredTestEnv,
   createTestWorkspace,
   DB_TEST,
   lookupCaller,
@@ -38,18 +34,13 @@ const PROFILES = [
   profileResult({ name: "László Nagy", company: "Initech", slug: "laszlo-nagy" }),
 ];
 
-async function appWith(env: Record<string, string>, clock = new FakeClock(Date.now())) {
-  const config = loadConfig({ COMPANY_RESOLVER: "none", PROVIDER_TIMEOUT_SECONDS: "1", ...env });
-  const portsKv = await openKv(":memory:");
-  const ports = await buildPorts(config, { kv: portsKv, clock });
-  const test = await createTestEnv({ clock, ports, network: config.network });
-  return {
-    test,
-    close: async () => {
-      await test.close();
-      portsKv.close();
-    },
-  };
+async function appWith(env: Record<string, string>) {
+  const test = await createConfiguredTestEnv({
+    COMPANY_RESOLVER: "none",
+    PROVIDER_TIMEOUT_SECONDS: "1",
+    ...env,
+  });
+  return { test, close: () => test.close() };
 }
 
 function searcher(env: TestEnv, apiKey: string) {

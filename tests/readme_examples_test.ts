@@ -6,13 +6,9 @@
  * drifts from what the service answers fails here.
  */
 import assert from "node:assert/strict";
-import { buildPorts } from "../domain/build_ports.ts";
-import { loadConfig } from "../domain/config/config.ts";
 import { importDemoPeople } from "../domain/directory/import_demo_people.ts";
-import { FakeClock } from "../domain/shared/clock.ts";
-import { openKv } from "../domain/stores/kv.ts";
 import { startFakeWorld } from "./fakes/serve_fakes.ts";
-import { createTestEnv, createTestWorkspace, DB_TEST, lookupCaller } from "./harness.ts";
+import { createConfiguredTestEnv, createTestWorkspace, DB_TEST, lookupCaller } from "./harness.ts";
 
 const README = new URL("../README.md", import.meta.url);
 const SECTIONS = [
@@ -98,24 +94,17 @@ Deno.test(
     assert.ok(calls.some((c) => c.path === "/api/v1/network-search" && c.expected));
 
     const world = await startFakeWorld();
-    const clock = new FakeClock(Date.now());
-    const portsKv = await openKv(":memory:");
     try {
       // The service as `deno task start` builds it from the fakes' environment.
-      const config = loadConfig({ ...world.env, PROVIDER_TIMEOUT_SECONDS: "5" });
-      const ports = await buildPorts(config, { kv: portsKv, clock });
-      const env = await createTestEnv({
-        clock,
-        ports,
-        network: config.network,
-        enrichMaxAgeDays: config.enrichMaxAgeDays,
-        verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
-      });
+      const env = await createConfiguredTestEnv({ ...world.env, PROVIDER_TIMEOUT_SECONDS: "5" });
       try {
         const ws = await createTestWorkspace(env, 1000);
         for (const step of steps) {
           if (step.kind === "demo") {
-            await importDemoPeople(env.db.sql, { people: step.people, now: new Date(clock.now()) });
+            await importDemoPeople(env.db.sql, {
+              people: step.people,
+              now: new Date(env.clock.now()),
+            });
             continue;
           }
           const { status, data, text } = await lookupCaller(env, ws.apiKey, step.path)(step.body);
@@ -133,7 +122,6 @@ Deno.test(
         await env.close();
       }
     } finally {
-      portsKv.close();
       await world.close();
     }
   },

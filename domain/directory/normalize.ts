@@ -5,7 +5,7 @@
  */
 import { parse } from "tldts";
 import { foldSpelling } from "../name_parse/fold_spelling.ts";
-import { canonicalProfileUrl, type ProfileNetwork } from "../shared/profile_network.ts";
+import { canonicalProfileUrl, linkUrl, type ProfileNetwork } from "../shared/profile_network.ts";
 
 /** Lower case, diacritics removed (`José Łukasz Müller` → `jose lukasz muller`), whitespace collapsed. */
 export function foldName(s: string): string {
@@ -139,16 +139,8 @@ export function companyDomainOf(urlOrHost: string): string | null {
 export function normalizeNetworkUrl(url: string, network?: ProfileNetwork): string | null {
   const profile = network ? canonicalProfileUrl(url, network) : null;
   if (profile) return profile;
-  let input = url.trim();
-  if (!input) return null;
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) input = `https://${input.replace(/^\/+/, "")}`;
-  let parsed: URL;
-  try {
-    parsed = new URL(input);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
+  const parsed = linkUrl(url);
+  if (!parsed) return null;
   const host = parsed.hostname.toLowerCase().replace(/^www\./, "").replace(/\.$/, "");
   if (!host.includes(".") || host.startsWith("[") || /^[\d.]+$/.test(host)) return null;
   const path = parsed.pathname.replace(/\/+$/, "").toLowerCase();

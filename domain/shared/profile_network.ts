@@ -34,16 +34,8 @@ const LANGUAGE_VERSION = /^[a-z]{2}(?:[-_][a-z]{2})?$/i;
  * subdomain are dropped and the slug lower-cased: every way a page is linked reaches one key.
  */
 export function canonicalProfileUrl(raw: string, network: ProfileNetwork): string | null {
-  let input = raw.trim();
-  if (!input) return null;
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) input = `https://${input.replace(/^\/+/, "")}`;
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  const url = linkUrl(raw);
+  if (!url) return null;
   if (url.port !== "" || url.username !== "" || url.password !== "") return null;
   const base = network.host.toLowerCase().replace(/\.$/, "");
   const host = url.hostname.toLowerCase().replace(/\.$/, "");
@@ -55,6 +47,19 @@ export function canonicalProfileUrl(raw: string, network: ProfileNetwork): strin
   const slug = parts[0];
   if (!SLUG.test(slug) || !/[A-Za-z0-9]/.test(slug) || !decodes(slug)) return null;
   return `https://${base}${prefix}${slug.toLowerCase()}`;
+}
+
+/** A link as people write it: an http(s) URL, one without a scheme read as https; else null. */
+export function linkUrl(raw: string): URL | null {
+  let input = raw.trim();
+  if (!input) return null;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) input = `https://${input.replace(/^\/+/, "")}`;
+  try {
+    const url = new URL(input);
+    return url.protocol === "https:" || url.protocol === "http:" ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 function decodes(slug: string): boolean {
