@@ -43,6 +43,17 @@ async function appWith(env: Record<string, string>) {
   return { test, close: () => test.close() };
 }
 
+/** A fresh app configured by `env` and a workspace, searching for Grace Hopper. */
+async function searchGraceWith(env: Record<string, string>) {
+  const world = await appWith(env);
+  const ws = await createTestWorkspace(world.test, 100);
+  const { data } = await searcher(world.test, ws.apiKey)({
+    firstName: "Grace",
+    lastName: "Hopper",
+  });
+  return { world, ws, data };
+}
+
 function searcher(env: TestEnv, apiKey: string) {
   return lookupCaller(env, apiKey, "/api/v1/network-search");
 }
@@ -222,13 +233,8 @@ Deno.test(
     const keyOnly = { BRAVE_SEARCH_URL: fake.url, BRAVE_SEARCH_KEY: "test-key" };
     try {
       await t.step("the default network: a stand-in's pages are thrown away", async () => {
-        const world = await appWith(keyOnly);
+        const { world, data } = await searchGraceWith(keyOnly);
         try {
-          const ws = await createTestWorkspace(world.test, 100);
-          const { data } = await searcher(world.test, ws.apiKey)({
-            firstName: "Grace",
-            lastName: "Hopper",
-          });
           assert.deepEqual(data.matches, []);
           assert.match(fake.requests.at(-1)!.searchParams.get("q")!, /^site:linkedin\.com\/in "/);
         } finally {
@@ -236,18 +242,13 @@ Deno.test(
         }
       });
       await t.step("configured to the stand-in: its query, URLs and titles", async () => {
-        const world = await appWith({
+        const { world, ws, data } = await searchGraceWith({
           ...keyOnly,
           NETWORK_PROFILE_HOST: "network.example",
           NETWORK_PROFILE_PATH: "/in/",
           NETWORK_TITLE_SUFFIX: "Network",
         });
         try {
-          const ws = await createTestWorkspace(world.test, 100);
-          const { data } = await searcher(world.test, ws.apiKey)({
-            firstName: "Grace",
-            lastName: "Hopper",
-          });
           assert.equal(data.matches[0]?.networkUrl, "https://network.example/in/grace-hopper");
           assert.equal(data.matches[0]?.companyName, "Acme");
           assert.match(
@@ -283,7 +284,7 @@ Deno.test(
             }),
           ]),
         });
-        const world = await appWith({
+        const { world, data } = await searchGraceWith({
           BRAVE_SEARCH_URL: pub.url,
           BRAVE_SEARCH_KEY: "test-key",
           NETWORK_PROFILE_HOST: "profiles.test",
@@ -291,11 +292,6 @@ Deno.test(
           NETWORK_TITLE_SUFFIX: "Profiles",
         });
         try {
-          const ws = await createTestWorkspace(world.test, 100);
-          const { data } = await searcher(world.test, ws.apiKey)({
-            firstName: "Grace",
-            lastName: "Hopper",
-          });
           assert.equal(data.matches.length, 1);
           assert.equal(data.matches[0].networkUrl, "https://profiles.test/pub/grace-hopper");
           assert.equal(
