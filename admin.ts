@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { type Config, loadConfig } from "./domain/config/config.ts";
+import type { ProfileNetwork } from "./domain/shared/profile_network.ts";
 import { ServiceError } from "./domain/errors.ts";
 import { type Database, openDatabase, type Sql } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
@@ -165,6 +166,7 @@ const COMMANDS: Record<string, Command> = {
       const summary = await importFile(sql, {
         path: args[0],
         splitNames: nameSplitter(config.modelPath, progress),
+        network: config.network,
         progress,
       });
       return summary.rejected ? new PartialSuccess(summary, 1) : summary;
@@ -235,6 +237,8 @@ async function importFile(
   options: {
     path: string;
     splitNames: (names: string[]) => Promise<(NameSplit | null)[]>;
+    /** Profile URLs of this network are stored in its canonical form. */
+    network: ProfileNetwork;
     progress: (line: string) => void;
   },
 ) {
@@ -288,7 +292,7 @@ async function importFile(
   for await (const line of lines) {
     totals.lines++;
     if (line.trim() !== "") {
-      const parsed = parseImportLine(line);
+      const parsed = parseImportLine(line, options.network);
       if (parsed.ok) batch.push(parsed.record);
       else {
         rejected++;

@@ -135,7 +135,11 @@ export async function startService(
     secret,
     nameModel,
     ports,
-    settings: { verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays },
+    settings: {
+      verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
+      network: config.network,
+      enrichMaxAgeDays: config.enrichMaxAgeDays,
+    },
   });
   const app = createApp(ctx, { logRequests: config.logRequests });
   const workers = options.workers ?? true;

@@ -30,6 +30,7 @@ export async function buildPorts(
     | "webSearch"
     | "reverseLookups"
     | "providerTimeoutMs"
+    | "network"
   >,
   deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch; logger?: Logger },
 ): Promise<Ports> {
@@ -60,6 +61,7 @@ export async function buildPorts(
       createGravatarLookup({
         url: config.reverseLookups.gravatar.url,
         key: config.reverseLookups.gravatar.key,
+        network: config.network,
         timeoutMs: config.providerTimeoutMs,
         fetch: deps.fetch,
       }),
@@ -67,6 +69,7 @@ export async function buildPorts(
         url: config.reverseLookups.github.url,
         token: config.reverseLookups.github.token,
         userAgent: USER_AGENT,
+        network: config.network,
         timeoutMs: config.providerTimeoutMs,
         fetch: deps.fetch,
       }),

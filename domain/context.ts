@@ -17,6 +17,7 @@ import type { CompanyResolver } from "./providers/company_resolver/port.ts";
 import type { ReverseLookup } from "./providers/reverse_lookup/port.ts";
 import type { WebSearch } from "./providers/web_search/port.ts";
 import type { ResultCache } from "./lookups/result_cache.ts";
+import type { ProfileNetwork } from "./shared/profile_network.ts";
 
 /** The outside services a verb may reach, each a port with a fake beside it for tests. */
 export interface Ports {
@@ -34,6 +35,10 @@ export interface Ports {
 export interface LookupSettings {
   /** How recent a directory address must be to answer find without SMTP. */
   verifiedEmailMaxAgeDays: number;
+  /** The professional network whose profile pages the lookups read (`NETWORK_PROFILE_*`). */
+  network: ProfileNetwork;
+  /** How long enrich answers from what it wrote to the directory before asking every source again. */
+  enrichMaxAgeDays: number;
 }
 
 export interface DomainContext extends Ports {

@@ -104,6 +104,7 @@ export async function startWorld(extras: WorldExtras = {}): Promise<World> {
   const env = await createTestEnv({
     clock,
     ports,
+    network: config.network,
     config: {
       prices: {
         nameParse: 1,

@@ -4,7 +4,13 @@
  * wired through the same buildContext/createApp as main.ts.
  */
 import postgres from "postgres";
-import { type Config, DEFAULT_PRICES, DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
+import {
+  type Config,
+  DEFAULT_PRICES,
+  DEFAULT_RATE_LIMITS,
+  loadConfig,
+} from "../domain/config/config.ts";
+import { buildPorts } from "../domain/build_ports.ts";
 import { buildContext } from "../domain/build_context.ts";
 import type { DomainContext, Ports } from "../domain/context.ts";
 import { type Database, openDatabase } from "../domain/stores/database.ts";
@@ -12,6 +18,7 @@ import { migrate } from "../domain/stores/migrate.ts";
 import { openKv } from "../domain/stores/kv.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
 import { memoryLogger } from "../domain/shared/logger.ts";
+import { DEFAULT_PROFILE_NETWORK, type ProfileNetwork } from "../domain/shared/profile_network.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { type AppOptions, createApp } from "../routes/app.ts";
 import type { NameModel } from "../model/types.ts";
@@ -81,6 +88,9 @@ export interface TestEnvOptions {
   /** Outside services; by default every one answers that it is unavailable (no network). */
   ports?: Partial<Ports>;
   verifiedEmailMaxAgeDays?: number;
+  /** The profile network (default: the service's default, the real one). */
+  network?: ProfileNetwork;
+  enrichMaxAgeDays?: number;
 }
 
 export interface TestEnv {
@@ -114,7 +124,11 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
     secret: TEST_SECRET,
     nameModel: options.nameModel ?? null,
     ports: { ...OFFLINE_PORTS, ...options.ports },
-    settings: { verifiedEmailMaxAgeDays: options.verifiedEmailMaxAgeDays ?? 90 },
+    settings: {
+      verifiedEmailMaxAgeDays: options.verifiedEmailMaxAgeDays ?? 90,
+      network: options.network ?? DEFAULT_PROFILE_NETWORK,
+      enrichMaxAgeDays: options.enrichMaxAgeDays ?? 30,
+    },
   });
   const app = createApp(ctx, options.app);
   return {
@@ -127,6 +141,37 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
     close: async () => {
       kv.close();
       await ownDb?.drop();
+    },
+  };
+}
+
+/**
+ * The app as main.ts builds it from environment variables: the real adapters of `buildPorts`
+ * (pointed at fakes by the variables), the profile network and the enrich and find settings of
+ * the loaded configuration; `options` as for `createTestEnv`.
+ */
+export async function createConfiguredTestEnv(
+  vars: Record<string, string>,
+  options: TestEnvOptions = {},
+): Promise<TestEnv & { config: Config }> {
+  const config = loadConfig(vars);
+  const clock = options.clock ?? new FakeClock(Date.now());
+  const portsKv = await openKv(":memory:");
+  const ports = await buildPorts(config, { kv: portsKv, clock });
+  const env = await createTestEnv({
+    network: config.network,
+    enrichMaxAgeDays: config.enrichMaxAgeDays,
+    verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
+    ...options,
+    clock,
+    ports: { ...ports, ...options.ports },
+  });
+  return {
+    ...env,
+    config,
+    close: async () => {
+      await env.close();
+      portsKv.close();
     },
   };
 }

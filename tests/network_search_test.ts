@@ -4,19 +4,20 @@
  * 127.0.0.1 that answer the providers' documented shapes, errors included.
  */
 import assert from "node:assert/strict";
-import { buildPorts } from "../domain/build_ports.ts";
-import { loadConfig } from "../domain/config/config.ts";
 import { findPersonByNetworkUrl } from "../domain/directory/find_person_by_network_url.ts";
-import { openKv } from "../domain/stores/kv.ts";
-import { FakeClock } from "../domain/shared/clock.ts";
 import {
-  createTestEnv,
+  createConfiguredTestEnv,
   createTestWorkspace,
   DB_TEST,
   lookupCaller,
   type TestEnv,
 } from "./harness.ts";
-import { profileResult, startFakeBrave } from "./fakes/brave_server.ts";
+import {
+  EXAMPLE_NETWORK,
+  profileResult,
+  searchIndex,
+  startFakeBrave,
+} from "./fakes/brave_server.ts";
 import { startFakeSerpApi } from "./fakes/serpapi_server.ts";
 
 const PRICE = 5;
@@ -33,18 +34,24 @@ const PROFILES = [
   profileResult({ name: "László Nagy", company: "Initech", slug: "laszlo-nagy" }),
 ];
 
-async function appWith(env: Record<string, string>, clock = new FakeClock(Date.now())) {
-  const config = loadConfig({ COMPANY_RESOLVER: "none", PROVIDER_TIMEOUT_SECONDS: "1", ...env });
-  const portsKv = await openKv(":memory:");
-  const ports = await buildPorts(config, { kv: portsKv, clock });
-  const test = await createTestEnv({ clock, ports });
-  return {
-    test,
-    close: async () => {
-      await test.close();
-      portsKv.close();
-    },
-  };
+async function appWith(env: Record<string, string>) {
+  const test = await createConfiguredTestEnv({
+    COMPANY_RESOLVER: "none",
+    PROVIDER_TIMEOUT_SECONDS: "1",
+    ...env,
+  });
+  return { test, close: () => test.close() };
+}
+
+/** A fresh app configured by `env` and a workspace, searching for Grace Hopper. */
+async function searchGraceWith(env: Record<string, string>) {
+  const world = await appWith(env);
+  const ws = await createTestWorkspace(world.test, 100);
+  const { data } = await searcher(world.test, ws.apiKey)({
+    firstName: "Grace",
+    lastName: "Hopper",
+  });
+  return { world, ws, data };
 }
 
 function searcher(env: TestEnv, apiKey: string) {
@@ -57,8 +64,9 @@ for (const provider of ["brave", "serpapi"] as const) {
       ? startFakeBrave({ key: "test-key", results: () => PROFILES })
       : startFakeSerpApi({ key: "test-key", results: () => PROFILES });
     const prefix = provider === "brave" ? "BRAVE_SEARCH" : "SERPAPI";
+    // Only the provider's key (and the fake's address): the provider and the real network's
+    // shapes (linkedin.com/in/…, "… | LinkedIn") are the defaults.
     const world = await appWith({
-      NETWORK_SEARCH_PROVIDER: provider,
       [`${prefix}_URL`]: fake.url,
       [`${prefix}_KEY`]: "test-key",
     });
@@ -75,23 +83,34 @@ for (const provider of ["brave", "serpapi"] as const) {
         assert.equal(match.name, "Grace Hopper");
         assert.equal(match.companyName, "Acme");
         assert.equal(match.title, "Rear Admiral");
-        assert.equal(match.networkUrl, "https://network.example/in/grace-hopper-1906");
+        assert.equal(match.networkUrl, "https://linkedin.com/in/grace-hopper-1906");
         assert.equal(data.reason, null);
         assert.equal(data.cached, false);
         assert.equal(data.pointsCharged, PRICE);
         assert.equal(data.creditsCharged, PRICE);
         assert.ok(fake.requests.length >= 1);
         const query = fake.requests.at(-1)!.searchParams.get("q")!;
-        assert.match(query, /^site:network\.example\/in /);
+        assert.match(query, /^site:linkedin\.com\/in /);
         assert.match(query, /"Grace Hopper"/);
       });
 
       await t.step("the profile was learned into the directory", async () => {
         const person = await findPersonByNetworkUrl(
           env.db.sql,
-          "https://network.example/in/grace-hopper-1906",
+          "https://linkedin.com/in/grace-hopper-1906",
         );
         assert.equal(person?.fullName, "Grace Hopper");
+      });
+
+      await t.step("find's network mode reads the profile under any of its URLs", async () => {
+        const asked = fake.requests.length;
+        const { data } = await lookupCaller(env, ws.apiKey, "/api/v1/find")({
+          mode: "network",
+          networkUrl: "http://uk.linkedin.com/in/Grace-Hopper-1906/en/?originalSubdomain=uk",
+        });
+        assert.equal(data.resolvedProfile.networkUrl, "https://linkedin.com/in/grace-hopper-1906");
+        assert.equal(data.resolvedProfile.companyName, "Acme");
+        assert.equal(fake.requests.length, asked, "answered from the directory");
       });
 
       await t.step("diacritics and order folded: Nagy Laszlo finds László Nagy", async () => {
@@ -100,7 +119,7 @@ for (const provider of ["brave", "serpapi"] as const) {
           lastName: "Nagy",
           company: "Initech",
         });
-        assert.equal(data.matches[0]?.networkUrl, "https://network.example/in/laszlo-nagy");
+        assert.equal(data.matches[0]?.networkUrl, "https://linkedin.com/in/laszlo-nagy");
       });
 
       await t.step("an employer that does not match is no match; billed (completed)", async () => {
@@ -196,6 +215,99 @@ for (const failWith of [429, 500, 401, "slow"] as const) {
     },
   );
 }
+
+Deno.test(
+  "network search: the network is configuration; results of another network are not profiles",
+  DB_TEST,
+  async (t) => {
+    const example = [
+      profileResult({
+        name: "Grace Hopper",
+        title: "Rear Admiral",
+        company: "Acme",
+        slug: "grace-hopper",
+        network: EXAMPLE_NETWORK,
+      }),
+    ];
+    const fake = startFakeBrave({ key: "test-key", results: searchIndex(example) });
+    const keyOnly = { BRAVE_SEARCH_URL: fake.url, BRAVE_SEARCH_KEY: "test-key" };
+    try {
+      await t.step("the default network: a stand-in's pages are thrown away", async () => {
+        const { world, data } = await searchGraceWith(keyOnly);
+        try {
+          assert.deepEqual(data.matches, []);
+          assert.match(fake.requests.at(-1)!.searchParams.get("q")!, /^site:linkedin\.com\/in "/);
+        } finally {
+          await world.close();
+        }
+      });
+      await t.step("configured to the stand-in: its query, URLs and titles", async () => {
+        const { world, ws, data } = await searchGraceWith({
+          ...keyOnly,
+          NETWORK_PROFILE_HOST: "network.example",
+          NETWORK_PROFILE_PATH: "/in/",
+          NETWORK_TITLE_SUFFIX: "Network",
+        });
+        try {
+          assert.equal(data.matches[0]?.networkUrl, "https://network.example/in/grace-hopper");
+          assert.equal(data.matches[0]?.companyName, "Acme");
+          assert.match(
+            fake.requests.at(-1)!.searchParams.get("q")!,
+            /^site:network\.example\/in "/,
+          );
+          const find = await lookupCaller(world.test, ws.apiKey, "/api/v1/find")({
+            mode: "network",
+            networkUrl: "https://de.network.example/in/grace-hopper/de",
+          });
+          assert.equal(find.data.resolvedProfile.name, "Grace Hopper");
+        } finally {
+          await world.close();
+        }
+      });
+      await t.step('another path and suffix: /pub/ pages titled "… | Profiles"', async () => {
+        const other = { host: "profiles.test", pathPrefix: "/pub/", displayName: "Profiles" };
+        const pub = startFakeBrave({
+          key: "test-key",
+          results: searchIndex([
+            profileResult({
+              name: "Grace Hopper",
+              company: "Acme",
+              slug: "grace-hopper",
+              network: other,
+            }),
+            // The same person's page under /in/ is no profile page of this network.
+            profileResult({
+              name: "Grace Hopper",
+              company: "Acme",
+              slug: "grace-hopper-in",
+              network: { ...other, pathPrefix: "/in/" },
+            }),
+          ]),
+        });
+        const { world, data } = await searchGraceWith({
+          BRAVE_SEARCH_URL: pub.url,
+          BRAVE_SEARCH_KEY: "test-key",
+          NETWORK_PROFILE_HOST: "profiles.test",
+          NETWORK_PROFILE_PATH: "pub",
+          NETWORK_TITLE_SUFFIX: "Profiles",
+        });
+        try {
+          assert.equal(data.matches.length, 1);
+          assert.equal(data.matches[0].networkUrl, "https://profiles.test/pub/grace-hopper");
+          assert.equal(
+            pub.requests[0].searchParams.get("q"),
+            'site:profiles.test/pub "Grace Hopper"',
+          );
+        } finally {
+          await world.close();
+          await pub.close();
+        }
+      });
+    } finally {
+      await fake.close();
+    }
+  },
+);
 
 Deno.test("network search with no provider: the directory alone answers", DB_TEST, async () => {
   const world = await appWith({});

@@ -10,6 +10,8 @@ import {
   createGravatarLookup,
   isNetworkProfileUrl,
 } from "../domain/providers/reverse_lookup/gravatar.ts";
+import { EXAMPLE_NETWORK } from "./fakes/brave_server.ts";
+import { DEFAULT_PROFILE_NETWORK } from "../domain/shared/profile_network.ts";
 import { looksLikePhone } from "../domain/providers/reverse_lookup/drop_phones.ts";
 import type {
   ReverseLookupAnswer,
@@ -181,7 +183,7 @@ async function withGravatar(
 }
 
 function gravatar(url: string, key: string | null = GRAVATAR_KEY, timeoutMs = 2000) {
-  return createGravatarLookup({ url, key, timeoutMs });
+  return createGravatarLookup({ url, key, timeoutMs, network: EXAMPLE_NETWORK });
 }
 
 Deno.test("gravatar: a keyed lookup states every mapped field", async () => {
@@ -314,7 +316,7 @@ Deno.test("gravatar: a long description is cut to a short headline", async () =>
   });
 });
 
-Deno.test("isNetworkProfileUrl: profile pages of the network search's network only", () => {
+Deno.test("isNetworkProfileUrl: profile pages of the configured network only", () => {
   for (
     const url of [
       "https://network.example/in/ada-lovelace",
@@ -323,7 +325,7 @@ Deno.test("isNetworkProfileUrl: profile pages of the network search's network on
       " https://NETWORK.example/IN/Ada ",
     ]
   ) {
-    assert.ok(isNetworkProfileUrl(url), url);
+    assert.ok(isNetworkProfileUrl(url, EXAMPLE_NETWORK), url);
   }
   for (
     const url of [
@@ -336,8 +338,29 @@ Deno.test("isNetworkProfileUrl: profile pages of the network search's network on
       "network.example/in/ada",
     ]
   ) {
-    assert.ok(!isNetworkProfileUrl(url), url);
+    assert.ok(!isNetworkProfileUrl(url, EXAMPLE_NETWORK), url);
   }
+  // The default network is the real one: its pages count, the stand-in's do not.
+  assert.ok(isNetworkProfileUrl("https://de.linkedin.com/in/ada-l/en", DEFAULT_PROFILE_NETWORK));
+  assert.ok(!isNetworkProfileUrl("https://network.example/in/ada", DEFAULT_PROFILE_NETWORK));
+});
+
+Deno.test("gravatar: the default network's profile links are stated", async () => {
+  await withGravatar({
+    key: GRAVATAR_KEY,
+    profiles: {
+      [EMAIL]: {
+        display_name: "Ada Lovelace",
+        links: [{ label: "LinkedIn", url: "https://uk.linkedin.com/in/ada-lovelace" }],
+      },
+    },
+  }, async (fake) => {
+    const answer = await createGravatarLookup({ url: fake.url, key: GRAVATAR_KEY }).lookup(EMAIL);
+    assert.equal(
+      answer.kind === "found" && answer.fields.networkUrl,
+      "https://uk.linkedin.com/in/ada-lovelace",
+    );
+  });
 });
 
 Deno.test("gravatar: the network profile test can be passed in", async () => {
@@ -488,7 +511,13 @@ async function withGithub(
 }
 
 function github(url: string, token: string | null = GITHUB_TOKEN, timeoutMs = 2000) {
-  return createGithubLookup({ url, token, userAgent: USER_AGENT, timeoutMs });
+  return createGithubLookup({
+    url,
+    token,
+    userAgent: USER_AGENT,
+    timeoutMs,
+    network: EXAMPLE_NETWORK,
+  });
 }
 
 async function githubFields(fake: FakeGithub, email: string) {

@@ -22,7 +22,7 @@ import { type FakeSerpApiOptions, startFakeSerpApi } from "./fakes/serpapi_serve
 
 const BRAVE_KEY = "BSAq7Rk2mXw9LfT3vYp8Nd4Hc6Jz1Eb5";
 const SERPAPI_KEY = "5f0c9e2ab7d14c6e8a3f9b1d2c4e6a8f0b2d4f6a8c0e2a4b6d8f0a2c4e6b8d0f";
-const QUERY = 'site:network.example/in "Odalys Fenwick-Tarrant"';
+const QUERY = 'site:linkedin.com/in "Odalys Fenwick-Tarrant"';
 
 const ODALYS = profileResult({
   name: "Odalys Fenwick-Tarrant",
@@ -131,19 +131,19 @@ Deno.test("brave: results with titles and snippets as plain text, the request as
     assert.equal(answer.kind, "results");
     if (answer.kind !== "results") return;
     assert.deepEqual(answer.results.map((r) => r.url), [
-      "https://www.network.example/in/odalys-fenwick-tarrant",
-      "https://uk.network.example/in/odalys-fenwick-tarrant-4b1a",
+      "https://www.linkedin.com/in/odalys-fenwick-tarrant",
+      "https://uk.linkedin.com/in/odalys-fenwick-tarrant-4b1a",
     ]);
     const [first, second] = answer.results;
     assert.equal(
       first.title,
-      "Odalys Fenwick-Tarrant - Principal Engineer - Brightwater & Sons | Network",
+      "Odalys Fenwick-Tarrant - Principal Engineer - Brightwater & Sons | LinkedIn",
     );
     assert.equal(
       first.snippet,
       "Principal Engineer at Brightwater & Sons · Experience: Brightwater & Sons · Location: " +
-        "Leeds, England, United Kingdom · 500+ connections on Network. View Odalys " +
-        "Fenwick-Tarrant's profile on Network, a professional community of 1 billion members.",
+        "Leeds, England, United Kingdom · 500+ connections on LinkedIn. View Odalys " +
+        "Fenwick-Tarrant's profile on LinkedIn, a professional community of 1 billion members.",
     );
     assert.equal(first.extraSnippets, undefined);
     assert.deepEqual(second.extraSnippets, ["Odalys leads the data team & mentors juniors."]);
@@ -176,7 +176,7 @@ Deno.test("brave: the description's <strong> and entities are in the wire answer
 
 Deno.test("brave: nothing matched (no `web` in the answer) is a completed search with no results", async () => {
   await withBrave({}, async (fake) => {
-    const q = 'site:network.example/in "Zebulon Marchetti-Oyelaran"';
+    const q = 'site:linkedin.com/in "Zebulon Marchetti-Oyelaran"';
     const raw = await fetch(`${fake.url}?q=${encodeURIComponent(q)}`, {
       headers: { "X-Subscription-Token": BRAVE_KEY },
     });
@@ -207,18 +207,18 @@ Deno.test("brave: count is 1–20 (default 10); a blank query sends nothing", as
 });
 
 Deno.test("brave: a long query is cut to 400 characters and 50 words, no phrase left open", async () => {
-  const long = `site:network.example/in "${"Wilhelmina ".repeat(30).trim()}" "${"x".repeat(200)}"`;
+  const long = `site:linkedin.com/in "${"Wilhelmina ".repeat(30).trim()}" "${"x".repeat(200)}"`;
   const cut = braveQuery(long);
   assert.ok(Array.from(cut).length <= 400, `${Array.from(cut).length}`);
   assert.equal((cut.match(/"/g) ?? []).length % 2, 0);
-  assert.ok(cut.startsWith('site:network.example/in "Wilhelmina Wilhelmina'));
+  assert.ok(cut.startsWith('site:linkedin.com/in "Wilhelmina Wilhelmina'));
   const wordy = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");
   assert.equal(braveQuery(wordy).split(" ").length, 50);
   assert.equal(braveQuery(`  a \n  b  `), "a b");
   // A cut inside a phrase drops its opening quote rather than leave it open.
-  const phrase = braveQuery(`site:network.example/in "${"Marguerite ".repeat(45).trim()}"`);
+  const phrase = braveQuery(`site:linkedin.com/in "${"Marguerite ".repeat(45).trim()}"`);
   assert.equal(phrase.includes('"'), false);
-  assert.ok(phrase.startsWith("site:network.example/in Marguerite Marguerite"));
+  assert.ok(phrase.startsWith("site:linkedin.com/in Marguerite Marguerite"));
   assert.ok(Array.from(phrase).length <= 400);
   assert.equal(braveQuery(QUERY), QUERY);
   // Surrogate pairs are never split: 400 code points of emoji stay whole.
@@ -352,15 +352,15 @@ Deno.test("serpapi: results with plain snippets, the key in api_key and nowhere 
     assert.equal(answer.kind, "results");
     if (answer.kind !== "results") return;
     assert.deepEqual(answer.results.map((r) => r.url), [
-      "https://www.network.example/in/odalys-fenwick-tarrant",
-      "https://uk.network.example/in/odalys-fenwick-tarrant-4b1a",
+      "https://www.linkedin.com/in/odalys-fenwick-tarrant",
+      "https://uk.linkedin.com/in/odalys-fenwick-tarrant-4b1a",
     ]);
     assert.equal(
       answer.results[0].title,
-      "Odalys Fenwick-Tarrant - Principal Engineer - Brightwater & Sons | Network",
+      "Odalys Fenwick-Tarrant - Principal Engineer - Brightwater & Sons | LinkedIn",
     );
     assert.match(answer.results[0].snippet, /^Principal Engineer at Brightwater & Sons · /);
-    assert.match(answer.results[0].snippet, /View Odalys Fenwick-Tarrant's profile on Network/);
+    assert.match(answer.results[0].snippet, /View Odalys Fenwick-Tarrant's profile on LinkedIn/);
     assert.equal(answer.results[0].extraSnippets, undefined);
 
     const [request] = fake.requests;
@@ -393,7 +393,7 @@ Deno.test("serpapi: the wire answer has highlighted words and a plain snippet", 
 
 Deno.test("serpapi: zero results (200, Success, an error text, no organic_results) is an empty search", async () => {
   await withSerpApi({}, async (fake) => {
-    const q = 'site:network.example/in "Zebulon Marchetti-Oyelaran"';
+    const q = 'site:linkedin.com/in "Zebulon Marchetti-Oyelaran"';
     const raw = await fetch(
       `${fake.url}?engine=google&q=${encodeURIComponent(q)}&api_key=${SERPAPI_KEY}`,
     );

@@ -97,8 +97,8 @@ function webSearch(answer: () => WebSearchAnswer): Ports["webSearch"] {
 }
 
 const GRACE_RESULT = {
-  title: "Grace Hopper - Rear Admiral - Acme | Network",
-  url: "https://www.network.example/in/grace-hopper",
+  title: "Grace Hopper - Rear Admiral - Acme | LinkedIn",
+  url: "https://www.linkedin.com/in/grace-hopper",
   snippet: "Rear Admiral at Acme · Experience: Acme · Location: Arlington, Virginia",
 };
 
@@ -331,7 +331,7 @@ Deno.test(
       assert.match(page.text, /Arlington, Virginia/);
       assert.match(
         page.text,
-        /href="\/app\/tools\/find\?mode=network&amp;networkUrl=https%3A%2F%2Fnetwork\.example%2Fin%2Fgrace-hopper"/,
+        /href="\/app\/tools\/find\?mode=network&amp;networkUrl=https%3A%2F%2Flinkedin\.com%2Fin%2Fgrace-hopper"/,
       );
       assert.deepEqual(cost(page), {
         charged: true,

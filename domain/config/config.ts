@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { normalizeApiKey } from "../auth/api_key.ts";
+import { DEFAULT_PROFILE_NETWORK, type ProfileNetwork } from "../shared/profile_network.ts";
 
 /**
  * Service configuration from environment variables. Every variable has a default, so the
@@ -80,7 +81,14 @@ export interface Config {
   remoteVerifier: { url: string; secret: string } | null;
   companyResolver: CompanyResolverConfig;
   webSearch: WebSearchConfig;
+  /**
+   * `NETWORK_PROFILE_HOST`, `NETWORK_PROFILE_PATH`, `NETWORK_TITLE_SUFFIX`: the professional
+   * network whose profile pages network search, find's `network` mode and enrich read.
+   */
+  network: ProfileNetwork;
   reverseLookups: ReverseLookupConfig;
+  /** `ENRICH_MAX_AGE_DAYS`: how long an enrichment written to the directory answers alone. */
+  enrichMaxAgeDays: number;
   /** `SEARCH_CACHE_SECONDS`: how long network-search and enrich answers stay in the KV result cache. */
   searchCacheSeconds: number;
   /** `PROVIDER_TIMEOUT_SECONDS`: the longest wait for an HTTP provider (web search, Gravatar, GitHub, Wikidata). */
@@ -391,7 +399,7 @@ function companyResolver(env: Env): CompanyResolverConfig {
 }
 
 function webSearch(env: Env): WebSearchConfig {
-  const provider = env.NETWORK_SEARCH_PROVIDER?.trim() || "none";
+  const provider = env.NETWORK_SEARCH_PROVIDER?.trim() || providerOfKey(env);
   switch (provider) {
     case "none":
       return { provider };
@@ -412,6 +420,67 @@ function webSearch(env: Env): WebSearchConfig {
         `NETWORK_SEARCH_PROVIDER must be brave, serpapi or none, got "${provider}"`,
       );
   }
+}
+
+/**
+ * Without `NETWORK_SEARCH_PROVIDER`, the provider whose key is set (a key alone is the intent to
+ * search with it); both keys set without a choice is ambiguous and refused.
+ */
+function providerOfKey(env: Env): string {
+  const brave = Boolean(env.BRAVE_SEARCH_KEY?.trim());
+  const serpapi = Boolean(env.SERPAPI_KEY?.trim());
+  if (brave && serpapi) {
+    throw new ConfigError(
+      "BRAVE_SEARCH_KEY and SERPAPI_KEY are both set: set NETWORK_SEARCH_PROVIDER to brave or " +
+        "serpapi to choose one",
+    );
+  }
+  return brave ? "brave" : serpapi ? "serpapi" : "none";
+}
+
+/** A DNS host name: labels of letters, digits and hyphens, at least two. */
+const HOST_NAME =
+  /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+/** One or more path segments of URL-safe characters. */
+const PROFILE_PATH = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
+
+/**
+ * The profile network: a host name (case and a leading `www.` ignored, since `www.` and country
+ * subdomains are read as the network's pages anyway), a path (slashes around it optional) and a
+ * title suffix (the name after "|" or a dash at the end of page titles).
+ */
+function profileNetwork(env: Env): ProfileNetwork {
+  const rawHost = env.NETWORK_PROFILE_HOST?.trim();
+  const host = rawHost ? rawHost.toLowerCase().replace(/\.$/, "").replace(/^www\./, "") : null;
+  if (host !== null && !HOST_NAME.test(host)) {
+    throw new ConfigError(
+      `NETWORK_PROFILE_HOST must be a host name such as linkedin.com (no scheme, path or port), ` +
+        `got "${rawHost}"`,
+    );
+  }
+  const rawPath = env.NETWORK_PROFILE_PATH?.trim();
+  const path = rawPath ? rawPath.replace(/^\/+|\/+$/g, "") : null;
+  if (rawPath && (!path || !PROFILE_PATH.test(path))) {
+    throw new ConfigError(
+      `NETWORK_PROFILE_PATH must be the path profile pages start with, such as /in/, got ` +
+        `"${rawPath}"`,
+    );
+  }
+  const rawSuffix = env.NETWORK_TITLE_SUFFIX;
+  const suffix = rawSuffix?.trim().replace(/\s+/g, " ");
+  if (rawSuffix !== undefined && rawSuffix.trim() !== "") {
+    if (suffix!.length > 60 || /[|\p{Cc}]/u.test(suffix!)) {
+      throw new ConfigError(
+        `NETWORK_TITLE_SUFFIX must be the network's name as page titles end with it (at most 60 ` +
+          `characters, no "|"), got "${rawSuffix.trim()}"`,
+      );
+    }
+  }
+  return {
+    host: host ?? DEFAULT_PROFILE_NETWORK.host,
+    pathPrefix: path ? `/${path}/` : DEFAULT_PROFILE_NETWORK.pathPrefix,
+    displayName: suffix || DEFAULT_PROFILE_NETWORK.displayName,
+  };
 }
 
 function reverseLookups(env: Env): ReverseLookupConfig {
@@ -578,7 +647,9 @@ export function loadConfig(env: Env): Config {
     remoteVerifier: remoteVerifier(env),
     companyResolver: companyResolver(env),
     webSearch: webSearch(env),
+    network: profileNetwork(env),
     reverseLookups: reverseLookups(env),
+    enrichMaxAgeDays: integer(env, "ENRICH_MAX_AGE_DAYS", 30, 0, 3650),
     searchCacheSeconds: integer(env, "SEARCH_CACHE_SECONDS", 86_400, 0, YEAR_SECONDS),
     providerTimeoutMs: seconds(env, "PROVIDER_TIMEOUT_SECONDS", 10, {
       min: MIN_TIMEOUT_SECONDS,

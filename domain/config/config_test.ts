@@ -162,3 +162,79 @@ Deno.test("config: VERIFY_CONNECT_TIMEOUT_SECONDS above VERIFY_TIMEOUT_SECONDS i
   });
   assert.equal(deploy.verify.connectTimeoutMs, 2_000);
 });
+
+Deno.test("config: the profile network defaults to the real one", () => {
+  assert.deepEqual(loadConfig({}).network, {
+    host: "linkedin.com",
+    pathPrefix: "/in/",
+    displayName: "LinkedIn",
+  });
+});
+
+Deno.test("config: NETWORK_PROFILE_HOST, _PATH and NETWORK_TITLE_SUFFIX override each part", () => {
+  const network = (env: Record<string, string>) => loadConfig(env).network;
+  assert.equal(network({ NETWORK_PROFILE_HOST: "network.example" }).host, "network.example");
+  // Case, a trailing dot and a leading www. are forms of the same host.
+  assert.equal(network({ NETWORK_PROFILE_HOST: " WWW.Xing.com. " }).host, "xing.com");
+  assert.equal(network({ NETWORK_PROFILE_HOST: "network.example" }).pathPrefix, "/in/");
+  for (const path of ["/profile/", "profile", "/profile", "profile/"]) {
+    assert.equal(network({ NETWORK_PROFILE_PATH: path }).pathPrefix, "/profile/", path);
+  }
+  assert.equal(network({ NETWORK_PROFILE_PATH: "/p/people/" }).pathPrefix, "/p/people/");
+  assert.equal(network({ NETWORK_TITLE_SUFFIX: " XING " }).displayName, "XING");
+  // Each variable alone leaves the other parts at their defaults.
+  assert.deepEqual(network({ NETWORK_TITLE_SUFFIX: "Network" }), {
+    host: "linkedin.com",
+    pathPrefix: "/in/",
+    displayName: "Network",
+  });
+  // Blank is unset.
+  assert.deepEqual(
+    network({ NETWORK_PROFILE_HOST: " ", NETWORK_PROFILE_PATH: "", NETWORK_TITLE_SUFFIX: " " }),
+    loadConfig({}).network,
+  );
+});
+
+Deno.test("config: a profile network that cannot be one is refused by name", () => {
+  for (
+    const host of [
+      "https://linkedin.com",
+      "linkedin.com/in",
+      "linkedin.com:443",
+      "localhost",
+      "bad host.com",
+      "-x.com",
+      "127.0.0.1",
+    ]
+  ) assertRefused({ NETWORK_PROFILE_HOST: host }, "NETWORK_PROFILE_HOST");
+  for (const path of ["/", "//", "/in?x=1", "/in/#", "/a b/"]) {
+    assertRefused({ NETWORK_PROFILE_PATH: path }, "NETWORK_PROFILE_PATH");
+  }
+  for (const suffix of ["LinkedIn | Jobs", "x".repeat(61), "Link\u0007edIn"]) {
+    assertRefused({ NETWORK_TITLE_SUFFIX: suffix }, "NETWORK_TITLE_SUFFIX");
+  }
+});
+
+Deno.test("config: a search key alone chooses its provider; both keys need a choice", () => {
+  assert.equal(loadConfig({}).webSearch.provider, "none");
+  assert.equal(loadConfig({ BRAVE_SEARCH_KEY: "k" }).webSearch.provider, "brave");
+  assert.equal(loadConfig({ SERPAPI_KEY: "k" }).webSearch.provider, "serpapi");
+  assertRefused({ BRAVE_SEARCH_KEY: "k", SERPAPI_KEY: "s" }, "NETWORK_SEARCH_PROVIDER");
+  const chosen = loadConfig({
+    BRAVE_SEARCH_KEY: "k",
+    SERPAPI_KEY: "s",
+    NETWORK_SEARCH_PROVIDER: "serpapi",
+  });
+  assert.equal(chosen.webSearch.provider, "serpapi");
+  // An explicit none wins over a key that is set.
+  assert.equal(
+    loadConfig({ BRAVE_SEARCH_KEY: "k", NETWORK_SEARCH_PROVIDER: "none" }).webSearch.provider,
+    "none",
+  );
+});
+
+Deno.test("config: ENRICH_MAX_AGE_DAYS", () => {
+  assert.equal(loadConfig({}).enrichMaxAgeDays, 30);
+  assert.equal(loadConfig({ ENRICH_MAX_AGE_DAYS: "0" }).enrichMaxAgeDays, 0);
+  assertRefused({ ENRICH_MAX_AGE_DAYS: "3651" }, "ENRICH_MAX_AGE_DAYS");
+});

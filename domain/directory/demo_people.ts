@@ -246,7 +246,9 @@ export const DEMO_COMPANIES: readonly DemoCompany[] = [
   },
   {
     name: "Acme Widgets, Inc.",
-    aliases: ["Acme", "ACME Corp"],
+    // Not plain "Acme": that is the fakes' company at acme.test (`deno task fakes`), and an alias
+    // here would send the README's company-mode find for "Acme Inc." to this company instead.
+    aliases: ["AWI", "Acme Widgets Corp"],
     domain: "acme-widgets.example",
     industry: "Manufacturing",
     headcount: "5001-10000",

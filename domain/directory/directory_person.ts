@@ -43,6 +43,13 @@ export interface DirectoryChannels {
   emails: string[];
 }
 
+/** Which source stated a field enrich wrote back, its page, and when (ISO 8601). */
+export interface FieldSource {
+  source: string;
+  url: string | null;
+  at: string;
+}
+
 export interface DirectoryPerson {
   id: string;
   fullName: string;
@@ -58,6 +65,10 @@ export interface DirectoryPerson {
   /** Valid addresses first, then the most recently verified. */
   emails: DirectoryEmail[];
   channels: DirectoryChannels;
+  /** Fields enrich wrote back (`title`, `channels.x`, …) → their source; others are our own. */
+  fieldSources: Record<string, FieldSource>;
+  /** When enrich last consulted every source for this person (ISO 8601), or null. */
+  enrichedAt: string | null;
 }
 
 /** A row of `SELECT … FROM directory_people`. */
@@ -80,6 +91,8 @@ export interface DirectoryPersonRow {
   company_headcount: string | null;
   company_location: string | null;
   emails: DirectoryEmail[] | null;
+  field_sources?: Record<string, FieldSource> | null;
+  enriched_at?: Date | string | null;
 }
 
 export function toDirectoryPerson(row: DirectoryPersonRow): DirectoryPerson {
@@ -113,5 +126,7 @@ export function toDirectoryPerson(row: DirectoryPersonRow): DirectoryPerson {
       telegram: channels.telegram ?? null,
       emails: Array.isArray(channels.emails) ? channels.emails : [],
     },
+    fieldSources: row.field_sources ?? {},
+    enrichedAt: row.enriched_at == null ? null : new Date(row.enriched_at).toISOString(),
   };
 }

@@ -15,6 +15,7 @@
  * per batch, each batch in one transaction.
  */
 import { z } from "zod";
+import type { ProfileNetwork } from "../shared/profile_network.ts";
 import type { Sql, TransactionSql } from "../stores/database.ts";
 import {
   EMAIL_STATUSES,
@@ -95,7 +96,7 @@ export interface ImportRecord {
   headcount: HeadcountRange | null;
   location: string | null;
   headline: string | null;
-  /** normalizeNetworkUrl. */
+  /** normalizeNetworkUrl (a profile of the configured network in its canonical form). */
   networkUrl: string | null;
   /** Lower case, distinct; null when the record does not say. */
   keywords: string[] | null;
@@ -106,7 +107,7 @@ export interface ImportRecord {
 export type ParsedRecord = { ok: true; record: ImportRecord } | { ok: false; message: string };
 
 /** Validates and normalizes one record; the message names each wrong field (`emails.0.status: …`). */
-export function parseImportRecord(value: unknown): ParsedRecord {
+export function parseImportRecord(value: unknown, network?: ProfileNetwork): ParsedRecord {
   const result = importLineSchema.safeParse(value);
   if (!result.success) {
     return {
@@ -134,7 +135,7 @@ export function parseImportRecord(value: unknown): ParsedRecord {
   const companyDomain = rawDomain === null ? null : companyDomainOf(rawDomain);
   if (rawDomain !== null && companyDomain === null) problems.push("companyDomain: is not a domain");
   const rawUrl = clean(r.networkUrl);
-  const networkUrl = rawUrl === null ? null : normalizeNetworkUrl(rawUrl);
+  const networkUrl = rawUrl === null ? null : normalizeNetworkUrl(rawUrl, network);
   if (rawUrl !== null && networkUrl === null) problems.push("networkUrl: is not an http(s) URL");
   const emails: ImportRecord["emails"] = [];
   (r.emails ?? []).forEach((e, i) => {
@@ -212,7 +213,7 @@ function headcountOf(n: number): HeadcountRange {
 }
 
 /** Parses and validates one line of a JSON-lines file. */
-export function parseImportLine(line: string): ParsedRecord {
+export function parseImportLine(line: string, network?: ProfileNetwork): ParsedRecord {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -222,7 +223,7 @@ export function parseImportLine(line: string): ParsedRecord {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, message: "a line must be a JSON object" };
   }
-  return parseImportRecord(value);
+  return parseImportRecord(value, network);
 }
 
 export interface NameSplit {

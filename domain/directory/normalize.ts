@@ -5,6 +5,7 @@
  */
 import { parse } from "tldts";
 import { foldSpelling } from "../name_parse/fold_spelling.ts";
+import { canonicalProfileUrl, linkUrl, type ProfileNetwork } from "../shared/profile_network.ts";
 
 /** Lower case, diacritics removed (`José Łukasz Müller` → `jose lukasz muller`), whitespace collapsed. */
 export function foldName(s: string): string {
@@ -129,22 +130,17 @@ export function companyDomainOf(urlOrHost: string): string | null {
 }
 
 /**
- * A profile URL's key: https, lower case, host without `www.`, no credentials, port, query,
- * fragment or trailing slash (`HTTP://www.Network.example/in/Ada-L/?trk=x` →
- * `https://network.example/in/ada-l`). A URL without a scheme is read as https. Null when it is
- * not an http(s) URL with a host name.
+ * A profile URL's key. A profile page of the configured network (`network`, when given) gets its
+ * canonical form (`canonicalProfileUrl`: `HTTP://uk.LinkedIn.com/in/Ada-L/en/?trk=x` →
+ * `https://linkedin.com/in/ada-l`); any other URL: https, lower case, host without `www.`, no
+ * credentials, port, query, fragment or trailing slash. A URL without a scheme is read as https.
+ * Null when it is not an http(s) URL with a host name.
  */
-export function normalizeNetworkUrl(url: string): string | null {
-  let input = url.trim();
-  if (!input) return null;
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) input = `https://${input.replace(/^\/+/, "")}`;
-  let parsed: URL;
-  try {
-    parsed = new URL(input);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
+export function normalizeNetworkUrl(url: string, network?: ProfileNetwork): string | null {
+  const profile = network ? canonicalProfileUrl(url, network) : null;
+  if (profile) return profile;
+  const parsed = linkUrl(url);
+  if (!parsed) return null;
   const host = parsed.hostname.toLowerCase().replace(/^www\./, "").replace(/\.$/, "");
   if (!host.includes(".") || host.startsWith("[") || /^[\d.]+$/.test(host)) return null;
   const path = parsed.pathname.replace(/\/+$/, "").toLowerCase();

@@ -66,4 +66,6 @@ export interface Statement {
   source: string;
   url: string | null;
   fields: StatedFields;
+  /** When the source stated it, if not now (a field an earlier enrichment wrote back). */
+  retrievedAt?: string;
 }

@@ -2,9 +2,10 @@
  * `POST /api/v1/enrich/email` (spec §4.5, §2.7) on the shared billed-call mechanism: an address
  * → the person behind it, from what sources state. The workspace's do-not-contact list is checked
  * before any work (nothing reaches any provider for a listed address or domain). Then the result
- * cache; the directory (an answer from our own records); otherwise Gravatar and GitHub, and, when
- * they state a profile or a name at a company, the network cross-reference. If any source the
- * enrichment needs cannot answer, nothing is delivered or billed and the key is given back.
+ * cache; then every source in order (`readStatements`: the directory, Gravatar and GitHub, the
+ * network cross-reference), merged per field; what they stated is written back to the directory's
+ * record of the address. If any source the enrichment needs cannot answer, nothing is delivered
+ * or billed and the key is given back.
  * Billed per completed enrichment, found or not (a cached answer too). A replay under an
  * Idempotency-Key checks the list again: an address listed since is answered `do-not-contact`.
  */
@@ -18,6 +19,7 @@ import { DOMAIN_KIND_NOTES, emailDomainKind } from "./email_domain_kind.ts";
 import { normalizeEmail } from "../do_not_contact/do_not_contact_entry.ts";
 import { mergeStatements } from "./merge_statements.ts";
 import { readStatements } from "./read_statements.ts";
+import { writeBackEnrichment } from "./write_back_enrichment.ts";
 
 export const ENRICH_SCOPE = "enrich";
 
@@ -50,7 +52,9 @@ export async function enrichEmail(
       if (read.kind === "unavailable") {
         return { answer: refused(email, reasonOf(read.why)), parts: [], final: false };
       }
-      const answer = answerOf(email, read.statements, new Date(ctx.clock.now()).toISOString());
+      const now = new Date(ctx.clock.now()).toISOString();
+      const answer = answerOf(email, read.statements, now);
+      if (read.person && read.consulted) await writeBackEnrichment(ctx, read.person, answer, now);
       await ctx.resultCache.set(ENRICH_SCOPE, { email }, answer);
       return { answer, parts: part, final: true };
     },

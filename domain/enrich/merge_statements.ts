@@ -1,7 +1,8 @@
 /**
  * Merges what the sources stated into one person: for each field, the first source (in the order
  * consulted: directory, Gravatar, GitHub, the network cross-reference) that stated it wins, and
- * `sources` says which source gave which field. Nothing is added that no source stated.
+ * `sources` says which source gave which field and when it was read. Nothing is added that no
+ * source stated.
  */
 import type { EnrichedChannels, EnrichedPerson, EnrichSource, Statement } from "./enrich_answer.ts";
 
@@ -33,7 +34,7 @@ export function mergeStatements(
   };
   const channels: EnrichedChannels = { emails: [], x: null, telegram: null };
   const sources: EnrichSource[] = [];
-  for (const { source, url, fields } of statements) {
+  for (const { source, url, fields, retrievedAt: at } of statements) {
     const gave: string[] = [];
     for (const field of PERSON_FIELDS) {
       const value = fields[field]?.trim();
@@ -56,7 +57,15 @@ export function mergeStatements(
       channels.emails.push(...emails);
       gave.push("channels.emails");
     }
-    if (gave.length) sources.push({ source, fields: gave, url, retrievedAt });
+    if (gave.length === 0) continue;
+    const when = at ?? retrievedAt;
+    // One entry per source and time: the directory's record and a profile it also holds are
+    // one source.
+    const same = sources.find((s) => s.source === source && s.retrievedAt === when);
+    if (same) {
+      same.fields.push(...gave);
+      same.url ??= url;
+    } else sources.push({ source, fields: gave, url, retrievedAt: when });
   }
   const anyPerson = PERSON_FIELDS.some((field) => person[field] !== null);
   const anyChannel = channels.emails.length > 0 || channels.x !== null ||

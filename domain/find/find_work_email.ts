@@ -19,6 +19,7 @@ import type { DomainContext } from "../context.ts";
 import type { BillablePart, Billing, WorkOutcome } from "../billing/billed_call.ts";
 import { runBilledCall } from "../billing/billed_call.ts";
 import { findPersonByNetworkUrl } from "../directory/find_person_by_network_url.ts";
+import { normalizeNetworkUrl } from "../directory/normalize.ts";
 import { findProfileByUrl } from "../network_search/find_profile_by_url.ts";
 import {
   type FindAnswer,
@@ -160,11 +161,14 @@ async function lookupByProfile(
   workspaceId: string,
   networkUrl: string,
 ): Promise<WorkOutcome<FindAnswer>> {
-  let person = await findPersonByNetworkUrl(ctx.db.sql, networkUrl);
+  // A profile of the configured network is looked up in its canonical form (any subdomain,
+  // language version or query); another URL as written.
+  const url = normalizeNetworkUrl(networkUrl, ctx.settings.network) ?? networkUrl;
+  let person = await findPersonByNetworkUrl(ctx.db.sql, url);
   if (!person) {
     // Not in the directory: the web-search provider may know the profile page. What it learns is
     // written to the directory, so it is read back from there.
-    const learned = await findProfileByUrl(ctx, networkUrl);
+    const learned = await findProfileByUrl(ctx, url);
     if (learned.kind === "unavailable") {
       return outcome(notFound("verification-unavailable", "unknown"), []);
     }
@@ -173,7 +177,7 @@ async function lookupByProfile(
     if (!person) return outcome(notFound("profile-not-found", "unknown"), []);
   }
   const resolvedProfile = {
-    networkUrl: person.networkUrl ?? networkUrl,
+    networkUrl: person.networkUrl ?? url,
     name: person.fullName,
     headline: person.headline,
     title: person.title,

@@ -9,7 +9,7 @@ import type { DomainContext } from "../context.ts";
 import { findPeopleByName } from "../directory/find_people_by_name.ts";
 import { readPersonName } from "../find/read_person_name.ts";
 import type { WebSearchUnavailable } from "../providers/web_search/port.ts";
-import { PROFILE_NETWORK, profileSearchQuery } from "./network.ts";
+import { profileSearchQuery } from "./network.ts";
 import type { ProfileMatch } from "./profile_match.ts";
 import { readProfileResult } from "./read_profile_result.ts";
 import { recordLearnedProfile } from "./record_learned_profile.ts";
@@ -47,13 +47,14 @@ export async function findProfile(ctx: DomainContext, asked: AskedPerson): Promi
   }
   if (!ctx.webSearch) return { kind: "none" };
 
-  const answer = await ctx.webSearch.search(profileSearchQuery(asked), {
+  const { network } = ctx.settings;
+  const answer = await ctx.webSearch.search(profileSearchQuery(asked, network), {
     count: RESULTS_PER_SEARCH,
   });
   if (answer.kind === "unavailable") return { kind: "unavailable", why: answer.why };
   let best: { match: ProfileMatch; score: number } | null = null;
   for (const result of answer.results) {
-    const candidate = readProfileResult(result, PROFILE_NETWORK);
+    const candidate = readProfileResult(result, network);
     if (!candidate) continue;
     const reading = await readPersonName(ctx, candidate.name);
     const score = scoreCandidate(asked, candidate, reading);

@@ -8,7 +8,8 @@ import type { DomainContext } from "../context.ts";
 import { findPersonByNetworkUrl } from "../directory/find_person_by_network_url.ts";
 import { normalizeNetworkUrl } from "../directory/normalize.ts";
 import type { ProfileLookup } from "./find_profile.ts";
-import { PROFILE_NETWORK } from "./network.ts";
+import { canonicalProfileUrl } from "../shared/profile_network.ts";
+import { profileUrlQuery } from "./network.ts";
 import { readProfileResult } from "./read_profile_result.ts";
 import { recordLearnedProfile } from "./record_learned_profile.ts";
 
@@ -16,7 +17,8 @@ export async function findProfileByUrl(
   ctx: DomainContext,
   networkUrl: string,
 ): Promise<ProfileLookup> {
-  const url = normalizeNetworkUrl(networkUrl);
+  const { network } = ctx.settings;
+  const url = normalizeNetworkUrl(networkUrl, network);
   if (!url) return { kind: "none" };
   const known = await findPersonByNetworkUrl(ctx.db.sql, url);
   if (known) {
@@ -33,13 +35,13 @@ export async function findProfileByUrl(
       },
     };
   }
-  if (!ctx.webSearch) return { kind: "none" };
-  const path = new URL(url).pathname;
-  const answer = await ctx.webSearch.search(`site:${PROFILE_NETWORK.host}${path}`, { count: 5 });
+  // Only a profile page of the network can be looked up on the web; any other URL is unknown.
+  if (!ctx.webSearch || canonicalProfileUrl(url, network) === null) return { kind: "none" };
+  const answer = await ctx.webSearch.search(profileUrlQuery(url, network), { count: 5 });
   if (answer.kind === "unavailable") return { kind: "unavailable", why: answer.why };
   for (const result of answer.results) {
-    const candidate = readProfileResult(result, PROFILE_NETWORK);
-    if (candidate && normalizeNetworkUrl(candidate.networkUrl) === url) {
+    const candidate = readProfileResult(result, network);
+    if (candidate && candidate.networkUrl === url) {
       await recordLearnedProfile(ctx, candidate);
       return { kind: "found", match: candidate, source: ctx.webSearch.name };
     }

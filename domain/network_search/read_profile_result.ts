@@ -42,23 +42,17 @@
  */
 import type { WebSearchResult } from "../providers/web_search/port.ts";
 import { stripHtml } from "../providers/web_search/strip_html.ts";
+import { canonicalProfileUrl, type ProfileNetwork } from "../shared/profile_network.ts";
 import type { ProfileMatch } from "./profile_match.ts";
 
 /** A profile as read from one search result: the shape network search answers with. */
 export type ProfileCandidate = ProfileMatch;
 
-export interface NetworkIdentity {
-  host: string;
-  pathPrefix: string;
-  /** The name page titles may end with after a dash ("… - Network"); " | …" is always dropped. */
-  displayName?: string;
-}
-
 export function readProfileResult(
   result: WebSearchResult,
-  network: NetworkIdentity,
+  network: ProfileNetwork,
 ): ProfileCandidate | null {
-  const networkUrl = profileUrl(result.url, network);
+  const networkUrl = canonicalProfileUrl(result.url, network);
   if (networkUrl === null) return null;
   const title = splitTitle(result.title, network);
   if (title === null) return null;
@@ -72,41 +66,6 @@ export function readProfileResult(
     location: read.location ?? evidence.location,
     networkUrl,
   };
-}
-
-// --- the URL ---------------------------------------------------------------------------------
-
-const SLUG = /^[A-Za-z0-9%_-]{1,200}$/;
-const LANGUAGE_VERSION = /^[a-z]{2}$/i;
-
-function profileUrl(raw: string, network: NetworkIdentity): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
-  if (url.port !== "" || url.username !== "" || url.password !== "") return null;
-  const base = network.host.toLowerCase().replace(/\.$/, "");
-  const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  if (host !== base && !host.endsWith(`.${base}`)) return null;
-  const prefix = `/${network.pathPrefix.replace(/^\/+|\/+$/g, "").toLowerCase()}/`;
-  if (!url.pathname.toLowerCase().startsWith(prefix)) return null;
-  const parts = url.pathname.slice(prefix.length).replace(/\/+$/, "").split("/");
-  if (parts.length > 2 || (parts.length === 2 && !LANGUAGE_VERSION.test(parts[1]))) return null;
-  const slug = parts[0];
-  if (!SLUG.test(slug) || !/[A-Za-z0-9]/.test(slug) || !decodes(slug)) return null;
-  return `https://${base}${prefix}${slug.toLowerCase()}`;
-}
-
-function decodes(slug: string): boolean {
-  try {
-    decodeURIComponent(slug);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // --- the title -------------------------------------------------------------------------------
@@ -123,7 +82,7 @@ const ELLIPSIS_END = /\s*(?:…|\.{3,})\s*$/u;
 
 function splitTitle(
   raw: string,
-  network: NetworkIdentity,
+  network: ProfileNetwork,
 ): { name: string; details: Segment[] } | null {
   let text = stripHtml(raw);
   let cut = ELLIPSIS_END.test(text);
@@ -155,22 +114,27 @@ function splitTitle(
 /** "(she/her)", "[he/him]", "(they)": dropped from the name. */
 const PRONOUNS = /\s*[([]\s*(?:she|he|they|her|him|them|ze|xe)(?:\s*\/\s*\p{L}+){0,3}\s*[)\]]/giu;
 
-function isNetworkName(text: string, network: NetworkIdentity): boolean {
+/**
+ * The network's name at the end of a title: its host, its display name, or its display name with a
+ * country after it, as localized pages write it ("LinkedIn Deutschland"); never a longer name that
+ * starts with it ("LinkedIn Learning" is an employer).
+ */
+function isNetworkName(text: string, network: ProfileNetwork): boolean {
   const t = fold(text);
   const host = network.host.toLowerCase();
-  return t === host || t === `www.${host}` ||
-    (network.displayName !== undefined && t === fold(network.displayName));
+  const name = fold(network.displayName);
+  if (t.startsWith(`${name} `) && isCountryName(t.slice(name.length + 1))) return true;
+  return t === host || t === `www.${host}` || t === name;
 }
 
 /** A cut segment that is the start of the network's name ("Netw…"). */
-function startsNetworkName(text: string, network: NetworkIdentity): boolean {
+function startsNetworkName(text: string, network: ProfileNetwork): boolean {
   const t = fold(text);
   if (t === "") return true;
-  return network.host.toLowerCase().startsWith(t) ||
-    (network.displayName !== undefined && fold(network.displayName).startsWith(t));
+  return network.host.toLowerCase().startsWith(t) || fold(network.displayName).startsWith(t);
 }
 
-function looksLikeName(text: string, network: NetworkIdentity): boolean {
+function looksLikeName(text: string, network: ProfileNetwork): boolean {
   if (text.length === 0 || text.length > 100) return false;
   if (!/\p{L}/u.test(text) || /[\d:@/\\]|https?/iu.test(text)) return false;
   if (text.split(" ").length > 8) return false;
@@ -190,16 +154,26 @@ interface Evidence {
 }
 
 const LABELS: [RegExp, "location" | "company" | "headline" | "skip"][] = [
-  [/^(?:location|standort|lieu|ubicación|localização)\s*:\s*/iu, "location"],
-  [/^(?:experience|berufserfahrung|expérience|experiencia|experiência)\s*:\s*/iu, "company"],
+  [/^(?:location|standort|ort|lieu|ubicación|localização|locatie|località)\s*:\s*/iu, "location"],
+  [
+    /^(?:experience|berufserfahrung|expérience|experiencia|experiência|ervaring|esperienza)\s*:\s*/iu,
+    "company",
+  ],
   [/^(?:headline|title|position)\s*:\s*/iu, "headline"],
-  [/^(?:education|ausbildung|formation|educación|formação)\s*:\s*/iu, "skip"],
+  [/^(?:education|ausbildung|formation|educación|formação|opleiding|formazione)\s*:\s*/iu, "skip"],
 ];
 const SNIPPET_SPLIT =
   /\s*[·•]\s*|\s+\|\s+|(?<!\b(?:St|Dr|Mr|Mrs|Ms|Jr|Sr|Inc|Ltd|Co|Corp|Mt|Ft))\.\s+(?=[\p{Lu}\d])/u;
-const CONNECTIONS =
-  /^(?:\d[\d,.]*\s*\+?|over \d[\d,.]*)\s*(?:connections?|followers?|kontakte|relations)\b/iu;
-const PROSE_START = /^(?:view|join|see|sign|visit|find|discover|connect)\b/iu;
+/** "500+ connections", "mehr als 500 Kontakte", "plus de 500 relations", "Más de 500 contactos". */
+const CONNECTIONS = new RegExp(
+  String.raw`^(?:(?:over|more than|mehr als|plus de|más de|mais de|meer dan|oltre)\s+)?` +
+    String.raw`\d[\d,.]*\s*\+?\s*(?:connections?|followers?|kontakte|follower|relations|` +
+    String.raw`abonnés|contactos|seguidores|conexões|connessioni|collegamenti|connecties|volgers)`,
+  "iu",
+);
+/** The page's own prose ("View Ada's profile", "Sehen Sie sich das Profil", "Consultez le profil"). */
+const PROSE_START =
+  /^(?:view|join|see|sign|visit|find|discover|connect|sehen|consultez|voir|vea|mira|veja|bekijk|visualizza|guarda)\b/iu;
 
 function readSnippets(texts: string[], name: string): Evidence {
   const evidence: Evidence = {
@@ -574,6 +548,31 @@ const CODES = new Set([
 ]);
 const COUNTRY_CODES = new Set(["US", "USA", "UK", "UAE"]);
 const COUNTRY = new Set(COUNTRIES);
+/** Countries as their own languages name them, after a localized network name. */
+const LOCAL_COUNTRY_NAMES = new Set([
+  "belgie",
+  "belgique",
+  "brasil",
+  "danmark",
+  "deutschland",
+  "espana",
+  "italia",
+  "mexico",
+  "nederland",
+  "norge",
+  "osterreich",
+  "polska",
+  "schweiz",
+  "suisse",
+  "suomi",
+  "sverige",
+  "turkiye",
+]);
+
+/** `folded` (lower case, no diacritics) names a country, in English or its own language. */
+function isCountryName(folded: string): boolean {
+  return COUNTRY.has(folded) || LOCAL_COUNTRY_NAMES.has(folded);
+}
 const REGION = new Set([...REGIONS, ...COUNTRIES]);
 const CITY = new Set([...CITIES, ...COUNTRIES]);
 

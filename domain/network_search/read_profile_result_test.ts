@@ -1,16 +1,18 @@
 /**
- * Reading a web-search result into a profile candidate: every title shape, cut titles, location
+ * With the stand-in network `network.example` (configured the way an operator would): reading a
+ * web-search result into a profile candidate: every title shape, cut titles, location
  * against company, pages that are no profile, URL normalisation, and the `site:` query.
  */
 import assert from "node:assert/strict";
 import {
   companyPageResult,
+  EXAMPLE_NETWORK,
   type FakeSearchResult,
   profileResult,
 } from "../../tests/fakes/brave_server.ts";
 import { normalizeNetworkUrl } from "../directory/normalize.ts";
 import type { WebSearchResult } from "../providers/web_search/port.ts";
-import { PROFILE_NETWORK, profileSearchQuery } from "./network.ts";
+import { profileSearchQuery } from "./network.ts";
 import {
   looksLikeLocation,
   type ProfileCandidate,
@@ -22,7 +24,7 @@ const URL_A = "https://www.network.example/in/mirela-okonkwo-hart";
 function read(title: string, snippet = "", url = URL_A, extraSnippets?: string[]) {
   return readProfileResult(
     { title, url, snippet, ...(extraSnippets ? { extraSnippets } : {}) },
-    PROFILE_NETWORK,
+    EXAMPLE_NETWORK,
   );
 }
 
@@ -338,8 +340,10 @@ Deno.test("readProfileResult: only profile pages on the network", () => {
   // A company page from a fake, read whole.
   assert.equal(
     readProfileResult(
-      raw(companyPageResult({ company: "Tallis Robotics", slug: "tallis" })),
-      PROFILE_NETWORK,
+      raw(
+        companyPageResult({ company: "Tallis Robotics", slug: "tallis", network: EXAMPLE_NETWORK }),
+      ),
+      EXAMPLE_NETWORK,
     ),
     null,
   );
@@ -372,8 +376,8 @@ Deno.test("readProfileResult: the profile URL is normalised", () => {
   for (const [url, expected] of cases) {
     const result = read("Mirela Okonkwo-Hart - Tallis Robotics | Network", "", url);
     assert.equal(result?.networkUrl, expected, url);
-    // The same form the directory keys profiles by (for a host without a country subdomain).
-    if (!/\/\/(uk|de)\./.test(url)) assert.equal(normalizeNetworkUrl(url), expected, url);
+    // The same form the directory keys profiles by.
+    assert.equal(normalizeNetworkUrl(url, EXAMPLE_NETWORK), expected, url);
   }
 });
 
@@ -389,7 +393,10 @@ Deno.test("readProfileResult: every shape the fakes build reads back", () => {
   };
   const url = "https://network.example/in/kwabena-oduro-lindqvist";
   const full = (shape: "title-company" | "title-at-company" | "company" | "location" | "name") =>
-    readProfileResult(raw(profileResult({ ...person, shape })), PROFILE_NETWORK);
+    readProfileResult(
+      raw(profileResult({ ...person, network: EXAMPLE_NETWORK, shape })),
+      EXAMPLE_NETWORK,
+    );
   const expected: ProfileCandidate = {
     name: person.name,
     headline: "Staff Data Engineer - Fjordline Analytics",
@@ -418,8 +425,16 @@ Deno.test("readProfileResult: every shape the fakes build reads back", () => {
   });
   // Without a snippet, only what the title says.
   const bare = readProfileResult(
-    raw(profileResult({ ...person, shape: "location", snippet: "none", subdomain: "se" })),
-    PROFILE_NETWORK,
+    raw(
+      profileResult({
+        ...person,
+        network: EXAMPLE_NETWORK,
+        shape: "location",
+        snippet: "none",
+        subdomain: "se",
+      }),
+    ),
+    EXAMPLE_NETWORK,
   );
   assert.deepEqual(bare, {
     name: person.name,
@@ -431,15 +446,23 @@ Deno.test("readProfileResult: every shape the fakes build reads back", () => {
   });
   // Cut by the engine: the company part is not used.
   const cut = readProfileResult(
-    raw(profileResult({ ...person, truncateAt: 60, ellipsis: "...", snippet: "none" })),
-    PROFILE_NETWORK,
+    raw(
+      profileResult({
+        ...person,
+        network: EXAMPLE_NETWORK,
+        truncateAt: 60,
+        ellipsis: "...",
+        snippet: "none",
+      }),
+    ),
+    EXAMPLE_NETWORK,
   );
   assert.equal(cut?.title, "Staff Data Engineer");
   assert.equal(cut?.companyName, null);
   // The "dotted" snippet form.
   const dotted = readProfileResult(
-    raw(profileResult({ ...person, shape: "name", snippet: "dotted" })),
-    PROFILE_NETWORK,
+    raw(profileResult({ ...person, network: EXAMPLE_NETWORK, shape: "name", snippet: "dotted" })),
+    EXAMPLE_NETWORK,
   );
   assert.equal(dotted?.location, "Gothenburg, Sweden");
   assert.equal(dotted?.companyName, "Fjordline Analytics");
@@ -461,7 +484,7 @@ Deno.test("readProfileResult: extra snippets are evidence after the snippet", ()
 
 Deno.test("profileSearchQuery: a site: query with the name and the employer as phrases", () => {
   assert.equal(
-    profileSearchQuery({ firstName: "Mirela", lastName: "Okonkwo-Hart" }),
+    profileSearchQuery({ firstName: "Mirela", lastName: "Okonkwo-Hart" }, EXAMPLE_NETWORK),
     'site:network.example/in "Mirela Okonkwo-Hart"',
   );
   assert.equal(
@@ -469,7 +492,7 @@ Deno.test("profileSearchQuery: a site: query with the name and the employer as p
       firstName: " Mirela ",
       lastName: "Okonkwo-Hart",
       company: "Tallis Robotics",
-    }),
+    }, EXAMPLE_NETWORK),
     'site:network.example/in "Mirela Okonkwo-Hart" "Tallis Robotics"',
   );
   // Quotes in the inputs cannot close a phrase; a blank or null company is left out.
@@ -478,22 +501,23 @@ Deno.test("profileSearchQuery: a site: query with the name and the employer as p
       firstName: 'Mirela "Mimi"',
       lastName: "Okonkwo“Hart”",
       company: '" OR site:evil.example "',
-    }),
+    }, EXAMPLE_NETWORK),
     'site:network.example/in "Mirela Mimi Okonkwo Hart" "OR site:evil.example"',
   );
   assert.equal(
-    profileSearchQuery({ firstName: "Mirela", lastName: "Okonkwo-Hart", company: "  " }),
+    profileSearchQuery(
+      { firstName: "Mirela", lastName: "Okonkwo-Hart", company: "  " },
+      EXAMPLE_NETWORK,
+    ),
     'site:network.example/in "Mirela Okonkwo-Hart"',
   );
   assert.equal(
-    profileSearchQuery({ firstName: "Mirela", lastName: "Okonkwo-Hart", company: null }),
+    profileSearchQuery(
+      { firstName: "Mirela", lastName: "Okonkwo-Hart", company: null },
+      EXAMPLE_NETWORK,
+    ),
     'site:network.example/in "Mirela Okonkwo-Hart"',
   );
-  assert.deepEqual(PROFILE_NETWORK, {
-    host: "network.example",
-    pathPrefix: "/in/",
-    displayName: "Network",
-  });
 });
 
 Deno.test("readProfileResult: more evidence rules", () => {

@@ -21,7 +21,7 @@ export async function recordLearnedProfile(
     location: profile.location,
     headline: profile.headline,
     networkUrl: profile.networkUrl,
-  });
+  }, ctx.settings.network);
   if (!parsed.ok) return;
   await importPeople(ctx.db.sql, [parsed.record], { source: "web-search" })
     .catch(() => ctx.logger.warn("a learned profile could not be written to the directory"));

@@ -36,7 +36,7 @@ export const FindBodySchema = z.object({
   }),
   networkUrl: text("networkUrl", 2048).openapi({
     description: "`network` mode: the person's professional-network profile URL",
-    example: "https://network.example/in/ada-lovelace",
+    example: "https://www.linkedin.com/in/ada-lovelace",
   }),
 }).openapi("FindRequest", {
   example: { mode: "email", name: "Ada Lovelace", company: "acme.com" },

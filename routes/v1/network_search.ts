@@ -8,7 +8,7 @@ import { NetworkSearchAnswerSchema, NetworkSearchBodySchema } from "./network_se
 export function mountNetworkSearch(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void {
   const provider = ctx.webSearch
     ? `the web-search provider (${ctx.webSearch.name}: a site: query on the network's profile pages)`
-    : "nothing else: no web-search provider is configured (NETWORK_SEARCH_PROVIDER), so the directory alone answers";
+    : "nothing else: no web-search provider is configured (NETWORK_SEARCH_PROVIDER, or a BRAVE_SEARCH_KEY or SERPAPI_KEY alone), so the directory alone answers";
   const route = billedRoute(ctx, {
     path: "/api/v1/network-search",
     operationId: "networkSearch",

@@ -40,7 +40,7 @@ const MatchSchema = z.object({
   location: z.string().nullable(),
   networkUrl: z.string().openapi({
     description: "The profile URL; pass it to find in `network` mode",
-    example: "https://network.example/in/grace-hopper",
+    example: "https://www.linkedin.com/in/grace-hopper",
   }),
 }).openapi("ProfileMatch");
 

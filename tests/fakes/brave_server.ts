@@ -26,6 +26,10 @@
  * builds a realistic profile page result in each title shape; `companyPageResult(…)` a network
  * company page that is not a profile.
  */
+import {
+  DEFAULT_PROFILE_NETWORK,
+  type ProfileNetwork,
+} from "../../domain/shared/profile_network.ts";
 import { jsonAnswer, sleep } from "./fake_http.ts";
 export { sleep };
 
@@ -39,6 +43,8 @@ export interface FakeSearchResult {
   extraSnippets?: string[];
   /** ISO date of the page, for `page_age` / `age`. */
   pageAge?: string;
+  /** The site's name as engines show it (Brave's `profile.name`, SerpApi's `source`). */
+  siteName?: string;
 }
 
 export type FakeResults =
@@ -80,11 +86,16 @@ export interface FakeSearchServer {
   close(): Promise<void>;
 }
 
-export const FAKE_NETWORK = {
+/**
+ * The stand-in network of tests that keep a reserved host (configured with `NETWORK_PROFILE_HOST=
+ * network.example`, `NETWORK_TITLE_SUFFIX=Network`); the fakes default to the real network's
+ * shapes (`DEFAULT_PROFILE_NETWORK`: `https://www.linkedin.com/in/…`, "… | LinkedIn").
+ */
+export const EXAMPLE_NETWORK: ProfileNetwork = Object.freeze({
   host: "network.example",
   pathPrefix: "/in/",
   displayName: "Network",
-};
+});
 
 const PATH = "/res/v1/web/search";
 const MONTHLY_QUOTA = 2000;
@@ -318,7 +329,7 @@ function braveResult(result: FakeSearchResult): Record<string, unknown> {
     description: result.description,
     page_age: pageAge,
     profile: {
-      name: site === FAKE_NETWORK.host ? FAKE_NETWORK.displayName : site,
+      name: result.siteName ?? site,
       url: result.url,
       long_name: site,
       img: `https://imgs.search.brave.com/fake/${site}/favicon.png`,
@@ -356,12 +367,12 @@ export function lookUp(results: FakeResults | undefined, q: string): FakeSearchR
 
 /**
  * The title shapes profile pages come in:
- * - `title-company`: "First Last - Title - Company | Network"
- * - `title-at-company`: "First Last - Title at Company | Network"
- * - `company`: "First Last – Company | Network" (en dash)
- * - `location`: "First Last - Location | Network"
- * - `title`: "First Last - Title | Network"
- * - `name`: "First Last | Network"
+ * - `title-company`: "First Last - Title - Company | LinkedIn"
+ * - `title-at-company`: "First Last - Title at Company | LinkedIn"
+ * - `company`: "First Last – Company | LinkedIn" (en dash)
+ * - `location`: "First Last - Location | LinkedIn"
+ * - `title`: "First Last - Title | LinkedIn"
+ * - `name`: "First Last | LinkedIn"
  */
 export type ProfileTitleShape =
   | "title-company"
@@ -377,11 +388,15 @@ export interface ProfileResultOptions {
   title?: string;
   company?: string;
   location?: string;
-  /** The profile's slug: `https://www.network.example/in/{slug}`. */
+  /** The profile's slug: `https://www.linkedin.com/in/{slug}`. */
   slug: string;
+  /** The network whose page this is (default: the real one, `DEFAULT_PROFILE_NETWORK`). */
+  network?: ProfileNetwork;
+  /** The title's suffix when it is not the network's name (a localized "LinkedIn Deutschland"). */
+  suffixText?: string;
   /** Default: `title-company` with a title and a company, else `company`, `title`, `location`. */
   shape?: ProfileTitleShape;
-  /** End the title with " | Network" (default true). */
+  /** End the title with " | LinkedIn" (default true). */
   suffix?: boolean;
   /** Cut the title to this many characters and end it with `ellipsis`, as engines do. */
   truncateAt?: number;
@@ -401,9 +416,10 @@ export interface ProfileResultOptions {
   extraSnippets?: string[];
 }
 
-/** A realistic profile page result on the fake network, in the shape asked for. */
+/** A realistic profile page result on the network, in the shape asked for. */
 export function profileResult(options: ProfileResultOptions): FakeSearchResult {
   const { name, title, company, location } = options;
+  const network = options.network ?? DEFAULT_PROFILE_NETWORK;
   const shape = options.shape ??
     (title && company
       ? "title-company"
@@ -439,21 +455,22 @@ export function profileResult(options: ProfileResultOptions): FakeSearchResult {
       text = name;
       break;
   }
-  if (options.suffix ?? true) text += ` | ${FAKE_NETWORK.displayName}`;
+  if (options.suffix ?? true) text += ` | ${options.suffixText ?? network.displayName}`;
   if (options.truncateAt !== undefined && text.length > options.truncateAt) {
     text = text.slice(0, options.truncateAt).trimEnd() + (options.ellipsis ?? "…");
   }
   const subdomain = options.subdomain ?? "www";
-  const host = subdomain ? `${subdomain}.${FAKE_NETWORK.host}` : FAKE_NETWORK.host;
+  const host = subdomain ? `${subdomain}.${network.host}` : network.host;
   return {
     title: text,
-    url: `https://${host}${FAKE_NETWORK.pathPrefix}${options.slug}${options.urlTail ?? ""}`,
-    description: options.description ?? profileDescription(options),
+    url: `https://${host}${network.pathPrefix}${options.slug}${options.urlTail ?? ""}`,
+    siteName: network.displayName,
+    description: options.description ?? profileDescription(options, network.displayName),
     ...(options.extraSnippets ? { extraSnippets: options.extraSnippets } : {}),
   };
 }
 
-function profileDescription(options: ProfileResultOptions): string {
+function profileDescription(options: ProfileResultOptions, networkName: string): string {
   const { name, title, company, location } = options;
   const headline = title && company ? `${title} at ${company}` : title;
   switch (options.snippet ?? "labelled") {
@@ -468,24 +485,26 @@ function profileDescription(options: ProfileResultOptions): string {
         headline && escapeHtml(headline),
         company && `Experience: ${escapeHtml(company)}`,
         location && `Location: ${escapeHtml(location)}`,
-        `500+ connections on ${FAKE_NETWORK.displayName}`,
+        `500+ connections on ${networkName}`,
       ].filter(Boolean);
       const strong = name.split(" ").map((w) => `<strong>${escapeHtml(w)}</strong>`).join(" ");
-      return `${
-        parts.join(" · ")
-      }. View ${strong}&#x27;s profile on ${FAKE_NETWORK.displayName}, ` +
+      return `${parts.join(" · ")}. View ${strong}&#x27;s profile on ${networkName}, ` +
         "a professional community of 1 billion members.";
     }
   }
 }
 
-/** A company page on the fake network: not a profile, so network search must skip it. */
-export function companyPageResult(options: { company: string; slug: string }): FakeSearchResult {
+/** A company page on the network: not a profile, so network search must skip it. */
+export function companyPageResult(
+  options: { company: string; slug: string; network?: ProfileNetwork },
+): FakeSearchResult {
+  const network = options.network ?? DEFAULT_PROFILE_NETWORK;
   return {
-    title: `${options.company} | ${FAKE_NETWORK.displayName}`,
-    url: `https://www.${FAKE_NETWORK.host}/company/${options.slug}`,
+    title: `${options.company} | ${network.displayName}`,
+    url: `https://www.${network.host}/company/${options.slug}`,
+    siteName: network.displayName,
     description: `<strong>${escapeHtml(options.company)}</strong> | 12,408 followers on ` +
-      `${FAKE_NETWORK.displayName}. Building tools for teams &amp; makers.`,
+      `${network.displayName}. Building tools for teams &amp; makers.`,
   };
 }
 

@@ -33,7 +33,7 @@ import {
 
 export {
   companyPageResult,
-  FAKE_NETWORK,
+  EXAMPLE_NETWORK,
   type FakeResults,
   type FakeSearchResult,
   type FakeSearchServer,
@@ -213,7 +213,7 @@ function organicResult(result: FakeSearchResult, position: number): Record<strin
     favicon: `https://serpapi.com/searches/fake/images/${site}.png`,
     ...(snippet ? { snippet } : {}),
     ...(highlighted.length > 0 ? { snippet_highlighted_words: [...new Set(highlighted)] } : {}),
-    source: site === "network.example" ? "Network" : site,
+    source: result.siteName ?? site,
   };
 }
 

@@ -1,20 +1,28 @@
 /**
  * `deno task fakes`: every outside service the lookups use, faked on 127.0.0.1 with a small world
  * the README's curl examples use, so the running service can be tried end to end without any
- * network. Prints the environment for `deno task start` (one `NAME=value` line each) and serves
- * until stopped.
+ * network. Serves until stopped.
  *
  * ```sh
- * deno task fakes > /tmp/fakes.env &
- * sleep 3; set -a; . /tmp/fakes.env; set +a; deno task start
+ * deno task fakes --env-file /tmp/fakes.env &
+ * until [ -s /tmp/fakes.env ]; do sleep 0.2; done
+ * set -a; . /tmp/fakes.env; set +a; deno task start
  * ```
+ *
+ * The environment for `deno task start` (one `NAME=value` line each) goes to `--env-file` only
+ * once every fake listens, written to a temporary file beside it and renamed into place, so a
+ * reader never sees half of it; an old file of that name is removed first and the file again when
+ * the fakes stop. Without `--env-file` it is printed to stdout. The fakes stop on SIGINT/SIGTERM
+ * and when their launcher (the parent process, e.g. `deno task`) goes away, so no fake is left
+ * holding its ports.
  *
  * The world: `acme.test` (MX on 127.0.0.1; grace.hopper@ accepted, everyone else rejected),
  * `initech.test` (same host; peter.gibbons@ accepted), `catchall.test` (MX on 127.0.0.2,
- * accepts everything), `nomail.test` (a null MX); Wikidata knows Initech; the web search knows
- * the profiles of Grace Hopper (Acme) and Peter Gibbons (Initech); Gravatar knows
- * grace.hopper@acme.test (with a phone number, which the service drops); GitHub knows
- * peter.gibbons@initech.test.
+ * accepts everything), `nomail.test` (a null MX); Wikidata knows Acme and Initech; the web search
+ * knows the profiles of Grace Hopper (Acme) and Peter Gibbons (Initech) as the real network's
+ * pages (`https://www.linkedin.com/in/…`, "… | LinkedIn": the service's default network);
+ * Gravatar knows grace.hopper@acme.test (with a phone number, which the service drops); GitHub
+ * knows peter.gibbons@initech.test.
  */
 import { profileResult, searchIndex, startFakeBrave } from "./brave_server.ts";
 import { startFakeDns } from "./dns_server.ts";
@@ -45,7 +53,10 @@ export async function startFakeWorld() {
     hostBehaviour: { "127.0.0.2": { catchAll: true } },
   });
   const wikidata = startFakeWikidata({
-    companies: [{ id: "Q100", label: "Initech", website: "https://www.initech.test/" }],
+    companies: [
+      { id: "Q99", label: "Acme", website: "https://www.acme.test/" },
+      { id: "Q100", label: "Initech", website: "https://www.initech.test/" },
+    ],
   });
   const brave = startFakeBrave({
     key: FAKE_SEARCH_KEY,
@@ -104,7 +115,7 @@ export async function startFakeWorld() {
     // The fake mail hosts listen on 127.0.0.x: let the engine dial them.
     VERIFY_ALLOW_PRIVATE_ADDRESSES: "true",
     WIKIDATA_API_URL: wikidata.url,
-    NETWORK_SEARCH_PROVIDER: "brave",
+    // The key alone chooses Brave; the network is the default one, as with a real key.
     BRAVE_SEARCH_URL: brave.url,
     BRAVE_SEARCH_KEY: FAKE_SEARCH_KEY,
     GRAVATAR_API_URL: gravatar.url,
@@ -131,11 +142,57 @@ export async function startFakeWorld() {
   };
 }
 
+/** `NAME=value` lines, one per variable. */
+export function envLines(env: Record<string, string>): string {
+  return Object.entries(env).map(([name, value]) => `${name}=${value}\n`).join("");
+}
+
+/** Writes `text` to `path` whole or not at all: a temporary file beside it, renamed into place. */
+export async function writeAtomically(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${Deno.pid}.tmp`;
+  try {
+    await Deno.writeTextFile(temporary, text);
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}
+
+function envFileArgument(args: string[]): string | null {
+  const at = args.findIndex((arg) => arg === "--env-file" || arg.startsWith("--env-file="));
+  if (at < 0) return null;
+  const value = args[at].includes("=") ? args[at].slice("--env-file=".length) : args[at + 1];
+  if (!value) throw new Error("--env-file needs a path");
+  return value;
+}
+
 if (import.meta.main) {
+  const envFile = envFileArgument(Deno.args);
+  if (envFile) await Deno.remove(envFile).catch(() => {});
+  const launcher = Deno.ppid;
   const world = await startFakeWorld();
-  for (const [name, value] of Object.entries(world.env)) console.log(`${name}=${value}`);
-  console.error("fakes: serving on 127.0.0.1; stop with Ctrl-C");
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    Deno.addSignalListener(signal, () => world.close().then(() => Deno.exit(0)));
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    if (envFile) await Deno.remove(envFile).catch(() => {});
+    await world.close();
+    Deno.exit(code);
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    Deno.addSignalListener(signal, () => stop(0));
+  }
+  // A launcher that goes away (killed, or its terminal closed) leaves this process to another
+  // parent: stop with it rather than keep the fakes' ports.
+  setInterval(() => {
+    if (Deno.ppid !== launcher) stop(0);
+  }, 250);
+  if (envFile) {
+    await writeAtomically(envFile, envLines(world.env));
+    console.error(`fakes: serving on 127.0.0.1; environment in ${envFile}; stop with Ctrl-C`);
+  } else {
+    await Deno.stdout.write(new TextEncoder().encode(envLines(world.env)));
+    console.error("fakes: serving on 127.0.0.1; stop with Ctrl-C");
   }
 }

@@ -37,6 +37,7 @@ import {
   telegramHandle,
   xHandle,
 } from "./gravatar.ts";
+import { DEFAULT_PROFILE_NETWORK, type ProfileNetwork } from "../../shared/profile_network.ts";
 import type { ReverseLookup, ReverseLookupAnswer, StatedFields } from "./port.ts";
 import { LookupFailure, lookupWithDeadline } from "./lookup_with_deadline.ts";
 
@@ -50,6 +51,8 @@ export interface GithubLookupOptions {
   timeoutMs?: number;
   /** Sent on every request; GitHub refuses requests without one. */
   userAgent: string;
+  /** The professional network whose profile links are stated as `networkUrl` (default: the real one). */
+  network?: ProfileNetwork;
   /** Whether a URL is a professional-network profile (default: Gravatar's `isNetworkProfileUrl`). */
   isNetworkProfile?: (url: string) => boolean;
 }
@@ -96,7 +99,9 @@ export function createGithubLookup(options: GithubLookupOptions): ReverseLookup 
   const token = options.token?.trim() || null;
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS;
-  const isNetworkProfile = options.isNetworkProfile ?? isNetworkProfileUrl;
+  const network = options.network ?? DEFAULT_PROFILE_NETWORK;
+  const isNetworkProfile = options.isNetworkProfile ??
+    ((url: string) => isNetworkProfileUrl(url, network));
 
   const headers: Record<string, string> = {
     "Accept": "application/vnd.github+json",

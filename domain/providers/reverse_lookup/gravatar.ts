@@ -22,7 +22,11 @@
  * timeout, or a network failure → timeout. Messages never hold the address, its hash or a URL.
  */
 import { z } from "zod";
-import { PROFILE_NETWORK } from "../../network_search/network.ts";
+import {
+  canonicalProfileUrl,
+  DEFAULT_PROFILE_NETWORK,
+  type ProfileNetwork,
+} from "../../shared/profile_network.ts";
 import { dropPhones } from "./drop_phones.ts";
 import type { ReverseLookup, ReverseLookupAnswer, StatedFields } from "./port.ts";
 import { LookupFailure, lookupWithDeadline } from "./lookup_with_deadline.ts";
@@ -35,10 +39,9 @@ export interface GravatarLookupOptions {
   fetch?: typeof fetch;
   /** The lookup gives up after this long; default 5000 ms. */
   timeoutMs?: number;
-  /**
-   * Whether a URL is a profile on the professional network (default: `isNetworkProfileUrl`, the
-   * network of `network_search/network.ts`).
-   */
+  /** The professional network whose profile links are stated as `networkUrl` (default: the real one). */
+  network?: ProfileNetwork;
+  /** Whether a URL is a profile on the professional network (default: `isNetworkProfileUrl`). */
   isNetworkProfile?: (url: string) => boolean;
 }
 
@@ -77,7 +80,9 @@ export function createGravatarLookup(options: GravatarLookupOptions): ReverseLoo
   const key = options.key?.trim() || null;
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_GRAVATAR_TIMEOUT_MS;
-  const isNetworkProfile = options.isNetworkProfile ?? isNetworkProfileUrl;
+  const network = options.network ?? DEFAULT_PROFILE_NETWORK;
+  const isNetworkProfile = options.isNetworkProfile ??
+    ((url: string) => isNetworkProfileUrl(url, network));
 
   async function fetchProfile(email: string, signal: AbortSignal): Promise<Profile | null> {
     const hash = await sha256Hex(email.trim().toLowerCase());
@@ -258,18 +263,11 @@ export function isPlatformHost(hostname: string): boolean {
 }
 
 /**
- * Whether a URL is a profile page on the professional network network search uses
- * (`PROFILE_NETWORK`: `https://network.example/in/<slug>`; `www.` and country subdomains count).
+ * Whether a URL is an http(s) link to a profile page on the professional network
+ * (`canonicalProfileUrl`: `www.` and country subdomains, a language version, a query count).
  */
-export function isNetworkProfileUrl(value: string): boolean {
-  const url = httpUrl(value.trim());
-  if (!url) return false;
-  const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  const network = PROFILE_NETWORK.host.toLowerCase();
-  if (host !== network && !host.endsWith(`.${network}`)) return false;
-  const prefix = PROFILE_NETWORK.pathPrefix.toLowerCase();
-  const path = url.pathname.toLowerCase();
-  return path.startsWith(prefix) && /^[^/]+\/?$/.test(path.slice(prefix.length));
+export function isNetworkProfileUrl(value: string, network: ProfileNetwork): boolean {
+  return httpUrl(value.trim()) !== null && canonicalProfileUrl(value, network) !== null;
 }
 
 const X_HOSTS = new Set([

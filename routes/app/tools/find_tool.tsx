@@ -166,7 +166,7 @@ function FindFields(props: { values: FindValues }) {
           name="networkUrl"
           type="url"
           value={values.networkUrl}
-          placeholder="https://network.example/in/grace-hopper"
+          placeholder="https://www.linkedin.com/in/grace-hopper"
           required
           aria-describedby="networkUrl-hint"
         />
