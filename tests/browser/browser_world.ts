@@ -15,6 +15,7 @@ import { migrate } from "../../domain/stores/migrate.ts";
 import { createWorkspace } from "../../domain/workspaces/create_workspace.ts";
 import { startFakeWorld } from "../fakes/serve_fakes.ts";
 import { openTestDatabase } from "../harness.ts";
+import { ensureDebianPackages, exists } from "../debian_packages.ts";
 
 export const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 800 },
@@ -23,18 +24,34 @@ export const VIEWPORTS = [
 
 const SHOW_LOGS = Boolean(Deno.env.get("BROWSER_TEST_LOGS"));
 
-export function chromiumPath(): string {
+const CHROMIUM_PROGRAMS = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+
+/**
+ * Chromium for the browser tests: `CHROMIUM_PATH`, else Debian's, installed when missing (as
+ * root with apt). Null with a one-line reason when there is none: the browser tests then skip.
+ */
+export async function provideChromium(): Promise<{ path: string } | { missing: string }> {
   const configured = Deno.env.get("CHROMIUM_PATH");
-  if (configured) return configured;
-  for (const candidate of ["/usr/bin/chromium", "/usr/bin/chromium-browser"]) {
-    try {
-      Deno.statSync(candidate);
-      return candidate;
-    } catch { /* try the next */ }
+  if (configured) return { path: configured };
+  const found = () => CHROMIUM_PROGRAMS.find(exists);
+  if (!found()) {
+    const why = await ensureDebianPackages([{
+      package: "chromium",
+      program: CHROMIUM_PROGRAMS[0],
+    }]);
+    if (why) return { missing: `no Chromium (${why}; or set CHROMIUM_PATH)` };
   }
-  throw new Error(
-    "No Chromium for the browser tests: `apt-get install -y chromium` (Debian), or set CHROMIUM_PATH",
-  );
+  const path = found();
+  return path ? { path } : { missing: "no Chromium (set CHROMIUM_PATH)" };
+}
+
+/** The browser tests' Chromium, provided once per test file; prints why when there is none. */
+export const chromium = await provideChromium();
+if ("missing" in chromium) console.log(`browser tests skipped: ${chromium.missing}`);
+
+function chromiumPath(): string {
+  if ("missing" in chromium) throw new Error(`browser tests: ${chromium.missing}`);
+  return chromium.path;
 }
 
 function freePort(): number {

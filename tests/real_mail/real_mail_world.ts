@@ -15,6 +15,7 @@
  * as root with apt; otherwise the suite says why in one line and skips.
  */
 import { join } from "node:path";
+import { ensureDebianPackages, exists } from "../debian_packages.ts";
 
 /** The port every smtpd of the world listens on (one per 127.0.0.x address). */
 export const REAL_SMTP_PORT = 2525;
@@ -121,49 +122,34 @@ export interface RealMailWorld {
 
 /** Why the real-mail suite cannot run here, or null when it can (installing what is missing). */
 export async function ensureRealMailSoftware(): Promise<string | null> {
-  const needed = {
-    postfix: "/usr/sbin/postfix",
-    postgrey: "/usr/sbin/postgrey",
-    "dnsmasq-base": "/usr/sbin/dnsmasq",
-    swaks: "/usr/bin/swaks",
-    openssl: "/usr/bin/openssl",
-  };
-  const missing = Object.entries(needed).filter(([, path]) => !exists(path)).map(([pkg]) => pkg);
-  if (Deno.uid() !== 0) return "not root: Postfix's master must start as root";
-  if (missing.length === 0) return null;
-  if (!exists("/usr/bin/apt-get")) return `no apt-get to install ${missing.join(", ")}`;
-  // "No configuration": the package installs no main.cf and starts nothing. A policy-rc.d that
-  // refuses keeps postgrey's package from starting the system's own daemon.
-  await run("sh", [
-    "-c",
-    "echo 'postfix postfix/main_mailer_type select No configuration' | debconf-set-selections",
-  ]);
-  const policy = "/usr/sbin/policy-rc.d";
-  const madePolicy = !exists(policy);
-  if (madePolicy) await Deno.writeTextFile(policy, "#!/bin/sh\nexit 101\n", { mode: 0o755 });
-  try {
-    const env = { DEBIAN_FRONTEND: "noninteractive" };
-    let install = await run("apt-get", ["install", "-y", "-qq", ...missing], env);
-    if (!install.ok) {
-      await run("apt-get", ["update", "-qq"], env);
-      install = await run("apt-get", ["install", "-y", "-qq", ...missing], env);
-    }
-    if (!install.ok) return `apt-get could not install ${missing.join(", ")}`;
-  } finally {
-    if (madePolicy) await Deno.remove(policy).catch(() => {});
+  if (Deno.build.os === "linux" && Deno.uid() !== 0) {
+    return "not root: Postfix's master must start as root";
   }
-  const still = Object.entries(needed).filter(([, path]) => !exists(path)).map(([pkg]) => pkg);
-  return still.length === 0 ? null : `${still.join(", ")} still missing after apt-get`;
+  return await ensureDebianPackages([
+    { package: "postfix", program: "/usr/sbin/postfix" },
+    { package: "postgrey", program: "/usr/sbin/postgrey" },
+    { package: "dnsmasq-base", program: "/usr/sbin/dnsmasq" },
+    { package: "swaks", program: "/usr/bin/swaks" },
+    { package: "openssl", program: "/usr/bin/openssl" },
+  ], {
+    // "No configuration": the package installs no main.cf of its own and starts nothing.
+    preseed: "postfix postfix/main_mailer_type select No configuration\n",
+  });
 }
 
 const DIR_PREFIX = "real_mail_";
 
+function tmpDir(): string {
+  return Deno.env.get("TMPDIR") || "/tmp";
+}
+
 /**
  * Stops what an earlier run left behind (a killed test run cannot stop its world): every
- * `real_mail_*` directory in the temp folder names its own Postfix and pid files.
+ * `real_mail_*` directory in the temp folder names its own Postfix and pid files. Called with the
+ * lock held, so none of them belongs to a live run.
  */
 async function stopLeftovers(): Promise<void> {
-  const tmp = Deno.env.get("TMPDIR") || "/tmp";
+  const tmp = tmpDir();
   for await (const entry of Deno.readDir(tmp)) {
     if (!entry.isDirectory || !entry.name.startsWith(DIR_PREFIX)) continue;
     const dir = join(tmp, entry.name);
@@ -182,6 +168,10 @@ export async function startRealMailWorld(options: {
   /** More mailboxes Postfix knows, beyond the suite's own (benchmarks). */
   mailboxes?: readonly string[];
 }): Promise<RealMailWorld> {
+  // One world at a time on this machine (its addresses and ports are fixed): a second test run
+  // or benchmark waits here. The lock goes with the process, so a killed run frees it.
+  const lock = await Deno.open(join(tmpDir(), "real_mail.lock"), { create: true, write: true });
+  await lock.lock(true);
   await stopLeftovers();
   const dir = await Deno.makeTempDir({ prefix: DIR_PREFIX });
   // postgrey and Postfix's daemons drop to their own users and must reach their files here.
@@ -190,6 +180,7 @@ export async function startRealMailWorld(options: {
   const stop = async () => {
     for (const undo of started.reverse()) await undo().catch(() => {});
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+    lock.close();
   };
   try {
     const tls = await makeCertificates(dir);
@@ -483,15 +474,6 @@ export function readPostfixSessions(log: string): PostfixSessions {
     tlsSessions: lines.filter((line) => /TLS connection established from/.test(line)).length,
     errorLimitHits: lines.filter((line) => /too many errors/.test(line)).length,
   };
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function run(
