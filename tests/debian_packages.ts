@@ -23,17 +23,30 @@ export async function ensureDebianPackages(
   const how = `apt-get install -y ${wanted.join(" ")}`;
   if (Deno.build.os !== "linux" || Deno.uid() !== 0) return `not root, so no \`${how}\``;
   if (!exists("/usr/bin/apt-get")) return `no apt-get for \`${how}\``;
-  if (options.preseed) await run("debconf-set-selections", [], options.preseed);
-  const policy = "/usr/sbin/policy-rc.d";
-  const madePolicy = !exists(policy);
-  if (madePolicy) await Deno.writeTextFile(policy, "#!/bin/sh\nexit 101\n", { mode: 0o755 });
+  // Suites running in parallel install one at a time (dpkg takes one installer at once).
+  const lock = await Deno.open(`${Deno.env.get("TMPDIR") || "/tmp"}/debian_packages.lock`, {
+    create: true,
+    write: true,
+  });
+  await lock.lock(true);
   try {
-    if (!await run("apt-get", ["install", "-y", "-qq", ...wanted])) {
-      await run("apt-get", ["update", "-qq"]);
-      await run("apt-get", ["install", "-y", "-qq", ...wanted]);
+    const now = missing();
+    if (now.length === 0) return null;
+    if (options.preseed) await run("debconf-set-selections", [], options.preseed);
+    const policy = "/usr/sbin/policy-rc.d";
+    const madePolicy = !exists(policy);
+    if (madePolicy) await Deno.writeTextFile(policy, "#!/bin/sh\nexit 101\n", { mode: 0o755 });
+    try {
+      const install = ["-o", "DPkg::Lock::Timeout=300", "install", "-y", "-qq", ...now];
+      if (!await run("apt-get", install)) {
+        await run("apt-get", ["-o", "DPkg::Lock::Timeout=300", "update", "-qq"]);
+        await run("apt-get", install);
+      }
+    } finally {
+      if (madePolicy) await Deno.remove(policy).catch(() => {});
     }
   } finally {
-    if (madePolicy) await Deno.remove(policy).catch(() => {});
+    lock.close();
   }
   const still = missing();
   return still.length === 0 ? null : `\`${how}\` did not install ${still.join(", ")}`;
