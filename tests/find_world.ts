@@ -15,6 +15,16 @@ import { type FakeWikidata, startFakeWikidata } from "./fakes/wikidata_server.ts
 export const PRICE_EMAIL = 10;
 export const PRICE_COMPANY = 2;
 
+/** The prices of the find suites (the email part at 10, the company part at 2). */
+export const WORLD_PRICES = {
+  nameParse: 1,
+  findEmail: PRICE_EMAIL,
+  findCompany: PRICE_COMPANY,
+  networkSearch: 5,
+  enrich: 10,
+  lead: 2,
+};
+
 export interface World {
   env: TestEnv;
   dns: FakeDns;
@@ -105,16 +115,7 @@ export async function startWorld(extras: WorldExtras = {}): Promise<World> {
     clock,
     ports,
     network: config.network,
-    config: {
-      prices: {
-        nameParse: 1,
-        findEmail: PRICE_EMAIL,
-        findCompany: PRICE_COMPANY,
-        networkSearch: 5,
-        enrich: 10,
-        lead: 2,
-      },
-    },
+    config: { prices: WORLD_PRICES },
   });
   return {
     env,

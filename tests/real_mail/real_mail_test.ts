@@ -14,6 +14,7 @@ import { emailCandidates } from "../../domain/find/email_candidates.ts";
 import { catchAllKey } from "../../domain/find/verification_cache.ts";
 import { FakeClock } from "../../domain/shared/clock.ts";
 import { openKv } from "../../domain/stores/kv.ts";
+import { PRICE_EMAIL, WORLD_PRICES } from "../find_world.ts";
 import { createTestEnv, createTestWorkspace, DB_TEST, lookupCaller } from "../harness.ts";
 import {
   ensureRealMailSoftware,
@@ -24,7 +25,7 @@ import {
   startRealMailWorld,
 } from "./real_mail_world.ts";
 
-const PRICE = 10;
+const PRICE = PRICE_EMAIL;
 /** postgrey's delay; the verifier waits a second longer before its one retry. */
 const GREYLIST_SECONDS = 2;
 
@@ -56,20 +57,7 @@ Deno.test({
     const clock = new FakeClock(Date.now());
     const portsKv = await openKv(":memory:");
     const ports = await buildPorts(config, { kv: portsKv, clock });
-    const env = await createTestEnv({
-      clock,
-      ports,
-      config: {
-        prices: {
-          nameParse: 1,
-          findEmail: PRICE,
-          findCompany: 2,
-          networkSearch: 5,
-          enrich: 10,
-          lead: 2,
-        },
-      },
-    });
+    const env = await createTestEnv({ clock, ports, config: { prices: WORLD_PRICES } });
     try {
       const ws = await createTestWorkspace(env, 10_000);
       const find = lookupCaller(env, ws.apiKey, "/api/v1/find");
