@@ -3,34 +3,10 @@
  * providers run in the benchmark's process; and a closed-loop client that sends a different body
  * per request. Used by bench:find and bench:lookups.
  */
-import postgres from "postgres";
+import { createThrowawayDatabase } from "../tests/throwaway_database.ts";
 import { BENCH_CONCURRENCY } from "./http_support.ts";
 
 export const BENCH_API_KEY = `svc_sk_${"ab".repeat(24)}`;
-
-/**
- * On DATABASE_URL's server, a new database for one run (dropped by `drop`): a ledger left by
- * earlier runs (and never analyzed) would slow the charges down as it grows.
- */
-async function freshDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const cleanup = postgres(baseUrl, { max: 1, onnotice: () => {} });
-      await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await cleanup.end();
-    },
-  };
-}
 
 /**
  * What `deno task start` (deno.json) sets beside `deno run`: its leading environment assignments
@@ -69,7 +45,9 @@ export async function startServiceProcess(
     ...env,
   };
   const databaseUrl = Deno.env.get("DATABASE_URL");
-  const fresh = databaseUrl && options.freshDatabase ? await freshDatabase(databaseUrl) : null;
+  const fresh = databaseUrl && options.freshDatabase
+    ? await createThrowawayDatabase(databaseUrl, "bench_")
+    : null;
   if (databaseUrl) serviceEnv.DATABASE_URL = fresh?.url ?? databaseUrl;
   const child = new Deno.Command(Deno.execPath(), {
     cwd: new URL("..", import.meta.url).pathname,

@@ -24,6 +24,7 @@
  * (a database `test` must exist there to connect to). `DEPLOY_CHECK_SHOW=1` prints the
  * services' logs.
  */
+import { createThrowawayDatabase, type ThrowawayDatabase } from "../tests/throwaway_database.ts";
 import postgres from "postgres";
 import { demoPeople } from "../domain/directory/demo_people.ts";
 import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
@@ -96,16 +97,15 @@ async function exists(path: string): Promise<boolean> {
 
 // --- setup -------------------------------------------------------------------------------------
 
-const dbName = `svc_deploy_check_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-const admin = postgres(`${SERVER_URL}/test`, { max: 1, onnotice: () => {} });
+let database: ThrowawayDatabase;
 try {
-  await admin.unsafe(`CREATE DATABASE ${dbName}`);
+  database = await createThrowawayDatabase(`${SERVER_URL}/test`, "svc_deploy_check_");
 } catch (error) {
-  console.log(`FAIL create the database ${dbName} on ${SERVER_URL}: ${(error as Error).message}`);
+  console.log(`FAIL create a database on ${SERVER_URL}: ${(error as Error).message}`);
   console.log("0 passed, 1 failed");
   Deno.exit(1);
 }
-const databaseUrl = `${SERVER_URL}/${dbName}`;
+const databaseUrl = database.url;
 const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
 const scratch = await Deno.makeTempDir({ prefix: "deploy-check-" });
 const dataDir = `${scratch}/data-dir-that-must-not-appear`;
@@ -505,8 +505,7 @@ try {
   await world.close();
   await port25Dns.close();
   await sql.end({ timeout: 5 });
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
-  await admin.end({ timeout: 5 });
+  await database.drop();
   await Deno.remove(scratch, { recursive: true }).catch(() => {});
 }
 

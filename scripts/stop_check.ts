@@ -17,7 +17,7 @@
  *
  * tests/stop_test.ts runs the same cases (npx only when it is available) in the test suite.
  */
-import postgres from "postgres";
+import { createThrowawayDatabase } from "../tests/throwaway_database.ts";
 import { freePort, ServiceChild, sleep } from "../tests/service_child.ts";
 
 export type Launcher = "npx" | "deno task" | "server";
@@ -336,18 +336,13 @@ export async function stopCheckDatabase(serverUrl: string | null) {
     };
   }
   const base = serverUrl.replace(/\/$/, "");
-  const name = `svc_stop_check_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  const admin = postgres(`${base}/test`, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.end();
+  const database = await createThrowawayDatabase(`${base}/test`, "svc_stop_check_");
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: `${base}/${name}` } as Record<string, string>,
-    label: `Postgres (${name})`,
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url } as Record<string, string>,
+    label: `Postgres (${database.name})`,
     drop: async () => {
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
-      const cleanup = postgres(`${base}/test`, { max: 1, onnotice: () => {} });
-      await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await cleanup.end();
+      await database.drop();
     },
   };
 }

@@ -3,7 +3,7 @@
  * TEST_DATABASE_URL, or an in-memory PGlite when it is unset), a KV, a fake clock and a captured log,
  * wired through the same buildContext/createApp as main.ts.
  */
-import postgres from "postgres";
+import { createThrowawayDatabase } from "./throwaway_database.ts";
 import {
   type Config,
   DEFAULT_PRICES,
@@ -53,24 +53,16 @@ export async function openTestDatabase(): Promise<
     return Object.assign(db, { url: null, drop: () => db.close() });
   }
   // TEST_DATABASE_PREFIX: where several checkouts share one Postgres, each its own names.
-  const prefix = Deno.env.get("TEST_DATABASE_PREFIX") ?? "svc_test_";
-  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) {
-    throw new Error("TEST_DATABASE_PREFIX must be lower-case letters, digits and _");
-  }
-  const name = `${prefix}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString() });
+  const throwaway = await createThrowawayDatabase(
+    baseUrl,
+    Deno.env.get("TEST_DATABASE_PREFIX") ?? "svc_test_",
+  );
+  const db = await openDatabase({ url: throwaway.url });
   return Object.assign(db, {
-    url: url.toString(),
+    url: throwaway.url,
     drop: async () => {
       await db.close();
-      const cleanup = postgres(baseUrl, { max: 1, onnotice: () => {} });
-      await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await throwaway.drop();
     },
   });
 }
