@@ -3,7 +3,7 @@
  * Content-Length under its idle timeout): the same Request object, its body readers answering
  * from the bytes read.
  *
- * How, and why this way (billed single parse on Postgres, service CPU per request, 2026-11-26):
+ * How, and why this way (measured as service CPU per billed single parse on Postgres):
  * building a new Request around the bytes (`new Request(url, { method, headers, body })`) copies
  * and re-validates every header; defining the readers as own properties of each request (nine
  * closures, nine properties) turned it into a slow dictionary-mode object for every later access,

@@ -248,7 +248,7 @@ function listenError(config: { hostname: string; port: number }, error: unknown)
  * One full garbage collection once the service is up, when `deno task start` exposed it
  * (`--expose-gc`): start-up leaves tens of MB of garbage (the database template unpacked, the
  * model's weights read and repacked, migrations) that V8 would otherwise keep resident until its
- * old generation next fills up. Measured with `bench:parse` (issue 14).
+ * old generation next fills up (resident memory idle: docs/benchmarks.md, Memory).
  */
 function releaseStartupGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -1,6 +1,7 @@
 /**
- * Raw inputs of the classes of name that issue 13 lists, with the answer the service must give
- * (given, surname; `null` for a refusal). Written by hand, none taken from the dev set; read
+ * Raw inputs of the classes of name the service must read (surname first, comma-inverted,
+ * nicknames, credentials and suffixes, two surnames, Irish, Vietnamese…), with the answer it must
+ * give (given, surname; `null` for a refusal). Written by hand, none taken from the dev set; read
  * through the whole service path (cleaning, the model, the rule) by
  * tests/name_parse_classes_test.ts. Kept in model/ beside the model-level golden cases.
  */

@@ -1,5 +1,6 @@
 /**
- * `deno task check:stop`: how the service stops (issue 14), measured on real processes.
+ * `deno task check:stop`: how the service stops, measured on real processes (a supervisor's
+ * SIGTERM or a terminal's Ctrl-C must neither lose an answer nor leave a process behind).
  *
  * For each way of starting it — `npx -y deno@2 task start` (the README's two commands), `deno
  * task start`, and the server itself (`deno run -A main.ts`) — and each of SIGTERM and SIGINT sent

@@ -266,3 +266,61 @@ Deno.test(
       assert.match(batch["x-codeSamples"]![0].source, /-H 'Idempotency-Key: [^']+'/);
     }),
 );
+
+/** README.md and every page under docs/, as [path, text]. */
+async function documentationPages(): Promise<[URL, string][]> {
+  const root = new URL("../", import.meta.url);
+  const pages: URL[] = [new URL("README.md", root)];
+  const walk = async (dir: URL) => {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory) await walk(new URL(`${entry.name}/`, dir));
+      else if (entry.name.endsWith(".md")) pages.push(new URL(entry.name, dir));
+    }
+  };
+  await walk(new URL("docs/", root));
+  return await Promise.all(pages.map(async (page) => [page, await Deno.readTextFile(page)]));
+}
+
+Deno.test("README and docs/: every relative link points at an existing file", async () => {
+  const pages = await documentationPages();
+  assert.ok(pages.length >= 10, `${pages.length} pages`);
+  let links = 0;
+  for (const [page, text] of pages) {
+    // Links and images, outside code: [text](target) and ![alt](target).
+    const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      const target = match[1];
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#")) continue;
+      links++;
+      const path = decodeURIComponent(target.replace(/#.*$/, ""));
+      const resolved = new URL(path, page);
+      const exists = await Deno.stat(resolved).then(() => true, () => false);
+      assert.ok(exists, `${page.pathname}: the link ${target} points at nothing`);
+    }
+  }
+  assert.ok(links >= 30, `${links} relative links checked`);
+});
+
+Deno.test("README: at most 200 lines, with the two commands and a link to every docs page", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const lines = readme.split("\n").length - (readme.endsWith("\n") ? 1 : 0);
+  assert.ok(lines <= 200, `README.md has ${lines} lines`);
+  assert.match(readme, /npx -y deno@2 task start/);
+  assert.match(readme, /npx -y deno@2 task test/);
+  for await (const entry of Deno.readDir(new URL("../docs/", import.meta.url))) {
+    if (entry.isFile && entry.name.endsWith(".md")) {
+      assert.ok(readme.includes(`](docs/${entry.name})`), `README links docs/${entry.name}`);
+    }
+  }
+});
+
+Deno.test("README and docs/: reference, not history (history goes to CHANGELOG.md)", async () => {
+  for (const [page, text] of await documentationPages()) {
+    // The first decision record tells what prompted it; every other page describes what is.
+    if (page.pathname.endsWith("/0001-verify-as-mail-servers-do.md")) continue;
+    for (const pattern of [/\buntil 20\d\d-\d\d-\d\d/i, /\b(?:since |before )?issue \d+\b/i]) {
+      const found = pattern.exec(text);
+      assert.equal(found, null, `${page.pathname}: "${found?.[0]}" belongs in CHANGELOG.md`);
+    }
+  }
+});

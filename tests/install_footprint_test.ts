@@ -1,5 +1,5 @@
 /**
- * The light install (issue 14): `deno task start` uses `deno.json`, whose npm packages are the
+ * The light install: `deno task start` uses `deno.json`, whose npm packages are the
  * serving ones only, because Deno installs every package of the config's `imports` and of its
  * lockfile, reached or not. Development packages (training, evaluation, benchmarks, tests) live
  * in `deno.dev.json` (lockfile `deno.dev.lock`), which the dev tasks pass with `--config`.

@@ -1,5 +1,5 @@
 /**
- * The classes of name issue 13 lists, read through the whole service path (`readNames`: cleaning,
+ * The classes of name model/golden_inputs.ts lists, read through the whole service path (`readNames`: cleaning,
  * the bundled model, the rule below its threshold): every golden input gives its answer.
  */
 import assert from "node:assert/strict";

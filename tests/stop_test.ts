@@ -1,5 +1,5 @@
 /**
- * How the service stops (issue 14), on real processes, with the cases of `deno task check:stop`
+ * How the service stops, on real processes, with the cases of `deno task check:stop`
  * (scripts/stop_check.ts): a signal to the server itself (`deno run -A main.ts`), to `deno task
  * start`, and to `npx -y deno@2 task start` (when npx can run deno@2 here) stops the server
  * within 5 s while a billed request in progress is answered (200, charged once, `Connection:

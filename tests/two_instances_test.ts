@@ -1,5 +1,5 @@
 /**
- * Two instances (issue 15): two service processes (`deno run -A main.ts`, tests/service_child.ts)
+ * Two instances, as a load balancer runs them: two service processes (`deno run -A main.ts`, tests/service_child.ts)
  * on one Postgres database and one KV (a sqlite KV file both open through `KV_PATH`), each on its
  * own port with nothing in front, serve a mixed workload sent to both at once:
  *

@@ -12,7 +12,7 @@ Deno.test("bareHost: a domain or website URL reduced to its bare host", () => {
 });
 
 Deno.test("bareHost: an internationalised name in the ASCII form DNS and SMTP take", () => {
-  // (the SMTP verifier refuses a host name that is not ASCII: this was a 500)
+  // (the SMTP verifier refuses a host name that is not ASCII, so it must never get one)
   assert.equal(bareHost("münchen.de"), "xn--mnchen-3ya.de");
   assert.equal(bareHost("https://www.MÜNCHEN.de/impressum"), "xn--mnchen-3ya.de");
   assert.equal(bareHost("xn--mnchen-3ya.de"), "xn--mnchen-3ya.de");

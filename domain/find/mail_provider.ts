@@ -1,7 +1,7 @@
 /**
  * Who runs a domain's mail, read from its MX host names: the suffixes the large providers and
  * mail gateways publish for their customers' MX records. The evidence carries it because what a
- * verification can say depends on it (README, "Who runs the mail"): Google and Microsoft 365
+ * verification can say depends on it (docs/api.md, "Who runs the mail"): Google and Microsoft 365
  * answer RCPT per mailbox; gateways such as Proofpoint, Mimecast and Barracuda often accept every
  * recipient at RCPT (the catch-all probe then says so) and some bounce later.
  *

@@ -25,9 +25,9 @@ export interface Database {
   /**
    * The client the charger posts on (`createCharger`, one flush in flight per shard). On a server
    * Postgres its own client with one connection per charge shard: the main pool hands out its
-   * idle connections in turn, so each flush woke a backend that had been idle for the previous
-   * nine, and billed single parse ran at 8,400–9,200 req/s; on two connections that stay warm,
-   * 10,500–11,000 (32 connections, back to back, 2026-11-26). On PGlite the same client as `sql`.
+   * idle connections in turn, so each flush would wake a backend that had been idle for the
+   * previous nine; connections that stay warm answer sooner (docs/architecture.md, "How the hot
+   * path stays fast"). On PGlite the same client as `sql`.
    */
   readonly ledgerSql: Sql;
   readonly kind: "postgres" | "pglite";

@@ -4,7 +4,7 @@
  * body goes through Hono's `bodyLimit`, which counts what arrives. Hono's middleware reads
  * `request.body` before anything else, and on a body the server has already read
  * (`buffered_request.ts`) that builds a stream nobody reads: 2.7 % of the service thread on the
- * billed single parse (profile, 2026-11-26).
+ * billed single parse, in a CPU profile.
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";

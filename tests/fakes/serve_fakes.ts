@@ -1,7 +1,7 @@
 /**
  * `deno task fakes`: every outside service the lookups use, faked on 127.0.0.1 with a small world
- * the README's curl examples use, so the running service can be tried end to end without any
- * network. Serves until stopped.
+ * the curl examples of the README and docs/api.md use, so the running service can be tried end
+ * to end without any network. Serves until stopped.
  *
  * ```sh
  * deno task fakes --env-file /tmp/fakes.env &

@@ -16,7 +16,7 @@ export type TextFilter = Exclude<FilterName, "headcount">;
 export interface TextFilterField {
   name: TextFilter;
   label: string;
-  /** How the filter matches, as the README says it. */
+  /** How the filter matches, as docs/api.md says it. */
   hint: string;
   placeholder: string;
   /**
