@@ -23,10 +23,10 @@ export class SecretMismatch extends Error {
       source.kind === "env"
         ? "SVC_SECRET differs from the secret this database was first used with: every instance " +
           "sharing a database must have the same SVC_SECRET (changing it is not supported; see " +
-          "README, The server secret)"
+          "docs/deployment.md, The server secret)"
         : `SVC_SECRET is unset and the secret in ${source.path} differs from the one this ` +
           "database was first used with: instances sharing a database must share one secret — " +
-          "set SVC_SECRET to the same value on every instance (see README, The server secret)",
+          "set SVC_SECRET to the same value on every instance (see docs/deployment.md, The server secret)",
     );
     this.name = "SecretMismatch";
   }
