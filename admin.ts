@@ -37,7 +37,7 @@ import {
 import { readNames } from "./domain/name_parse/read_names.ts";
 import type { Logger } from "./domain/shared/logger.ts";
 import type { NameModel } from "./model/types.ts";
-import { loadServiceNameModel } from "./load_service_name_model.ts";
+import { loadServiceNameModel } from "./server/load_service_name_model.ts";
 
 const USAGE = `usage: deno task admin <command> [options]
   workspace create --name NAME [--points N]        → {"workspaceId","apiKey"}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { withBufferedBody } from "../buffered_request.ts";
+import { withBufferedBody } from "../server/buffered_request.ts";
 
 /** A request as the server hands it over: its own body read to the end, then the bytes attached. */
 async function buffered(body: string, contentType: string, path = "/path?q=1"): Promise<Request> {

@@ -1,12 +1,12 @@
 /**
- * The service's HTTP server (http_server.ts) on raw TCP connections: an idle keep-alive
+ * The service's HTTP server (server/http_server.ts) on raw TCP connections: an idle keep-alive
  * connection, one that never sent a request, one whose request head stopped half-way and one
  * whose body stopped half-way are all closed by the server after the idle timeout; a slow request
  * is not cut; a graceful shutdown answers requests in progress, closes idle connections at once
  * and cuts what is still open after its grace.
  */
 import assert from "node:assert/strict";
-import { type HttpServer, serveHttp } from "../http_server.ts";
+import { type HttpServer, serveHttp } from "../server/http_server.ts";
 
 const IDLE_MS = 600;
 const BIG_BYTES = 8 * 1024 * 1024;

@@ -1,7 +1,8 @@
 /**
- * The architecture's arrows, checked: main.ts → routes → domain → domain/stores; workers → domain;
- * domain → model for types. `model/` imports nothing of ours; `domain/` never imports Hono or
- * routes; `routes/` never touch stores.
+ * The architecture's arrows, checked over every .ts and .tsx file: main.ts → server, routes →
+ * domain → domain/stores; workers → domain; domain → model for types. `model/` imports nothing of
+ * ours; `domain/` never imports Hono, routes, workers or the server plumbing; `routes/` never
+ * touch stores.
  */
 import assert from "node:assert/strict";
 
@@ -15,7 +16,7 @@ async function sourceFiles(dir: URL, prefix = ""): Promise<string[]> {
     const path = prefix + entry.name;
     if (entry.isDirectory) {
       out.push(...await sourceFiles(new URL(entry.name + "/", dir), path + "/"));
-    } else if (entry.name.endsWith(".ts")) out.push(path);
+    } else if (/\.tsx?$/.test(entry.name)) out.push(path);
   }
   return out;
 }
@@ -38,7 +39,7 @@ Deno.test("import direction: no forbidden edge", async () => {
   for (const file of files) {
     const text = await Deno.readTextFile(new URL(file, ROOT));
     for (const { spec, target } of importsOf(file, text)) {
-      const isTest = file.endsWith("_test.ts");
+      const isTest = /_test\.tsx?$/.test(file);
       if (file.startsWith("model/") && target !== null && !target.startsWith("model/")) {
         violations.push(`${file} → ${spec}: model/ imports nothing of ours`);
       }
@@ -48,9 +49,12 @@ Deno.test("import direction: no forbidden edge", async () => {
         }
         if (
           target &&
-          (target.startsWith("routes/") || target === "main.ts" || target.startsWith("workers/"))
+          (target.startsWith("routes/") || target === "main.ts" || target.startsWith("workers/") ||
+            target.startsWith("server/"))
         ) {
-          violations.push(`${file} → ${spec}: domain/ never imports routes, workers or main`);
+          violations.push(
+            `${file} → ${spec}: domain/ never imports routes, workers, server or main`,
+          );
         }
       }
       if (file.startsWith("routes/") && target?.startsWith("domain/stores/")) {

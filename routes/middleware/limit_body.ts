@@ -3,7 +3,7 @@
  * Content-Length is judged by it (hyper never delivers more than it announces); only a chunked
  * body goes through Hono's `bodyLimit`, which counts what arrives. Hono's middleware reads
  * `request.body` before anything else, and on a body the server has already read
- * (`buffered_request.ts`) that builds a stream nobody reads: 2.7 % of the service thread on the
+ * (`server/buffered_request.ts`) that builds a stream nobody reads: 2.7 % of the service thread on the
  * billed single parse, in a CPU profile.
  */
 import type { MiddlewareHandler } from "hono";

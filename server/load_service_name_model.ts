@@ -1,5 +1,5 @@
-import type { Logger } from "./domain/shared/logger.ts";
-import type { NameModel } from "./model/types.ts";
+import type { Logger } from "../domain/shared/logger.ts";
+import type { NameModel } from "../model/types.ts";
 
 /**
  * Loads the bundled name model once. When it is missing or corrupt the service still starts
@@ -10,7 +10,7 @@ export async function loadServiceNameModel(
   logger: Logger,
 ): Promise<NameModel | null> {
   try {
-    const { loadNameModel } = await import("./model/mod.ts");
+    const { loadNameModel } = await import("../model/mod.ts");
     const loaded = await loadNameModel(path ? { path } : {});
     if (loaded.model) {
       logger.info("name model loaded", {

@@ -30,7 +30,7 @@
  * recognised by SIGCONT reaching this process too, or by the watcher's own late tick, and the
  * count is read afresh instead.
  */
-import type { LogFields, Logger } from "./domain/shared/logger.ts";
+import type { LogFields, Logger } from "../domain/shared/logger.ts";
 
 export interface Launcher {
   pid: number;
