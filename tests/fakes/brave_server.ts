@@ -30,7 +30,7 @@ import {
   DEFAULT_PROFILE_NETWORK,
   type ProfileNetwork,
 } from "../../domain/shared/profile_network.ts";
-import { jsonAnswer, sleep } from "./fake_http.ts";
+import { jsonAnswer, serveFake, sleep } from "./fake_http.ts";
 export { sleep };
 
 /** One search hit as the fake serves it; `description` is HTML (Brave's form). */
@@ -102,9 +102,6 @@ const MONTHLY_QUOTA = 2000;
 const MONTH_RESET_SECONDS = 1_419_704;
 
 export function startFakeBrave(options: FakeBraveOptions): FakeSearchServer {
-  const requests: URL[] = [];
-  const headers: Headers[] = [];
-  const closing = new AbortController();
   let used = 0;
 
   function rateHeaders(kind: "ok" | "second" | "month"): Record<string, string> {
@@ -134,117 +131,108 @@ export function startFakeBrave(options: FakeBraveOptions): FakeSearchServer {
     return jsonBody(body, status, rateHeaders(limit));
   }
 
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      const url = new URL(request.url);
-      requests.push(url);
-      headers.push(request.headers);
-      if (url.pathname !== PATH) {
-        return error(404, "NOT_FOUND", "The requested resource could not be found.");
-      }
-      const failWith = options.failWith;
-      if (failWith === 401) {
-        return error(401, "UNAUTHORIZED", "The request is not authorized.", {
+  const fake = serveFake(async (request, url) => {
+    if (url.pathname !== PATH) {
+      return error(404, "NOT_FOUND", "The requested resource could not be found.");
+    }
+    const failWith = options.failWith;
+    if (failWith === 401) {
+      return error(401, "UNAUTHORIZED", "The request is not authorized.", {
+        component: "authentication",
+      });
+    }
+    if (failWith === 403) {
+      return error(403, "FORBIDDEN", "Subscription does not grant access to this endpoint.", {
+        component: "authentication",
+      });
+    }
+    const token = request.headers.get("x-subscription-token");
+    if (token === null) {
+      return error(422, "VALIDATION", "Unable to validate request parameter(s)", {
+        errors: [{
+          type: "missing",
+          loc: ["header", "x-subscription-token"],
+          msg: "Field required",
+          input: null,
+        }],
+      });
+    }
+    if (token !== options.key || failWith === 422) {
+      return error(
+        422,
+        "SUBSCRIPTION_TOKEN_INVALID",
+        "The provided subscription token is invalid.",
+        {
           component: "authentication",
-        });
-      }
-      if (failWith === 403) {
-        return error(403, "FORBIDDEN", "Subscription does not grant access to this endpoint.", {
-          component: "authentication",
-        });
-      }
-      const token = request.headers.get("x-subscription-token");
-      if (token === null) {
-        return error(422, "VALIDATION", "Unable to validate request parameter(s)", {
-          errors: [{
-            type: "missing",
-            loc: ["header", "x-subscription-token"],
-            msg: "Field required",
-            input: null,
-          }],
-        });
-      }
-      if (token !== options.key || failWith === 422) {
-        return error(
-          422,
-          "SUBSCRIPTION_TOKEN_INVALID",
-          "The provided subscription token is invalid.",
-          {
-            component: "authentication",
-          },
-        );
-      }
-      switch (failWith) {
-        case 429:
-          return error(429, "RATE_LIMITED", "Request rate limit exceeded for plan.", {
-            plan: "Free",
-            rate_limit: 1,
-            rate_current: 1,
-            quota_limit: MONTHLY_QUOTA,
-            quota_current: used,
-            component: "rate_limiter",
-          }, "second");
-        case "quota":
-          return error(429, "QUOTA_LIMITED", "Request quota limit exceeded for plan.", {
-            plan: "Free",
-            rate_limit: 1,
-            rate_current: 0,
-            quota_limit: MONTHLY_QUOTA,
-            quota_current: MONTHLY_QUOTA,
-            component: "rate_limiter",
-          }, "month");
-        case 500:
-          return error(500, "INTERNAL_SERVER_ERROR", "An unexpected error occurred.");
-        case 503:
-          return new Response(
-            "<html><head><title>503 Service Temporarily Unavailable</title></head><body>" +
-              "<center><h1>503 Service Temporarily Unavailable</h1></center></body></html>",
-            { status: 503, headers: { "content-type": "text/html", ...rateHeaders("ok") } },
-          );
-        case "malformed":
-          return new Response('{"type":"search","query":{"original":"', {
-            status: 200,
-            headers: { "content-type": "application/json", ...rateHeaders("ok") },
-          });
-        case "wrong-shape":
-          return jsonBody(
-            {
-              type: "search",
-              query: { original: url.searchParams.get("q") },
-              web: { type: "search", results: [{ title: 42, url: null }] },
-            },
-            200,
-            rateHeaders("ok"),
-          );
-        case "slow":
-          await sleep(options.slowMs ?? 10_000, closing.signal);
-          break;
-      }
-      const q = url.searchParams.get("q") ?? "";
-      const invalid = validateQuery(q, url.searchParams.get("count"));
-      if (invalid) {
-        return error(422, "VALIDATION", "Unable to validate request parameter(s)", invalid);
-      }
-      used++;
-      const count = Number(url.searchParams.get("count") ?? "20");
-      const found = lookUp(options.results, q);
-      return jsonBody(
-        answer(q, found.slice(0, count), found.length > count),
-        200,
-        rateHeaders("ok"),
+        },
       );
-    },
-  );
-  const { port } = server.addr as Deno.NetAddr;
+    }
+    switch (failWith) {
+      case 429:
+        return error(429, "RATE_LIMITED", "Request rate limit exceeded for plan.", {
+          plan: "Free",
+          rate_limit: 1,
+          rate_current: 1,
+          quota_limit: MONTHLY_QUOTA,
+          quota_current: used,
+          component: "rate_limiter",
+        }, "second");
+      case "quota":
+        return error(429, "QUOTA_LIMITED", "Request quota limit exceeded for plan.", {
+          plan: "Free",
+          rate_limit: 1,
+          rate_current: 0,
+          quota_limit: MONTHLY_QUOTA,
+          quota_current: MONTHLY_QUOTA,
+          component: "rate_limiter",
+        }, "month");
+      case 500:
+        return error(500, "INTERNAL_SERVER_ERROR", "An unexpected error occurred.");
+      case 503:
+        return new Response(
+          "<html><head><title>503 Service Temporarily Unavailable</title></head><body>" +
+            "<center><h1>503 Service Temporarily Unavailable</h1></center></body></html>",
+          { status: 503, headers: { "content-type": "text/html", ...rateHeaders("ok") } },
+        );
+      case "malformed":
+        return new Response('{"type":"search","query":{"original":"', {
+          status: 200,
+          headers: { "content-type": "application/json", ...rateHeaders("ok") },
+        });
+      case "wrong-shape":
+        return jsonBody(
+          {
+            type: "search",
+            query: { original: url.searchParams.get("q") },
+            web: { type: "search", results: [{ title: 42, url: null }] },
+          },
+          200,
+          rateHeaders("ok"),
+        );
+      case "slow":
+        await sleep(options.slowMs ?? 10_000, fake.closing);
+        break;
+    }
+    const q = url.searchParams.get("q") ?? "";
+    const invalid = validateQuery(q, url.searchParams.get("count"));
+    if (invalid) {
+      return error(422, "VALIDATION", "Unable to validate request parameter(s)", invalid);
+    }
+    used++;
+    const count = Number(url.searchParams.get("count") ?? "20");
+    const found = lookUp(options.results, q);
+    return jsonBody(
+      answer(q, found.slice(0, count), found.length > count),
+      200,
+      rateHeaders("ok"),
+    );
+  });
+  const port = fake.port;
   return {
     url: `http://127.0.0.1:${port}${PATH}`,
-    requests,
-    headers,
-    async close() {
-      closing.abort();
-      await server.shutdown();
-    },
+    requests: fake.requests,
+    headers: fake.headers,
+    close: fake.close,
   };
 }
 

@@ -25,3 +25,50 @@ export function sleep(ms: number, closing: AbortSignal): Promise<void> {
     closing.addEventListener("abort", done);
   });
 }
+
+/** A fake provider's HTTP server on 127.0.0.1, with what every fake records. */
+export interface FakeHttpServer {
+  /** `http://127.0.0.1:PORT`. */
+  origin: string;
+  port: number;
+  /** Every request's URL, in arrival order. */
+  requests: URL[];
+  /** The headers of every request, in the same order. */
+  headers: Headers[];
+  /** Aborted when the fake closes: a `slow` answer waits on it (`sleep`). */
+  closing: AbortSignal;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `handle` on a free port of 127.0.0.1, recording every request's URL and headers before
+ * it is handled; `close()` ends pending slow answers and shuts the server down.
+ */
+export function serveFake(
+  handle: (request: Request, url: URL) => Response | Promise<Response>,
+): FakeHttpServer {
+  const requests: URL[] = [];
+  const headers: Headers[] = [];
+  const closing = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) => {
+      const url = new URL(request.url);
+      requests.push(url);
+      headers.push(request.headers);
+      return handle(request, url);
+    },
+  );
+  const { port } = server.addr as Deno.NetAddr;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    headers,
+    closing: closing.signal,
+    async close() {
+      closing.abort();
+      await server.shutdown();
+    },
+  };
+}

@@ -22,7 +22,7 @@
  *   above zero); a plain 403; 422; 500; a truncated JSON body; a body of the wrong shape; a search
  *   flagged `incomplete_results`; a slow answer. `failOn` limits the failure to one endpoint.
  */
-import { jsonAnswer, sleep } from "./fake_http.ts";
+import { jsonAnswer, serveFake, sleep } from "./fake_http.ts";
 
 export interface FakeGithubUser {
   login: string;
@@ -81,80 +81,68 @@ const RATE_DOCS =
 export function startFakeGithub(options: FakeGithubOptions = {}): FakeGithub {
   const token = options.token ?? null;
   const users = options.users ?? [];
-  const requests: URL[] = [];
-  const headers: Headers[] = [];
-  const closing = new AbortController();
   const used = { search: 0, core: 0 };
   let base = "";
 
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      const url = new URL(request.url);
-      requests.push(url);
-      headers.push(request.headers);
-      if (!request.headers.get("user-agent")) {
-        return new Response(
-          "Request forbidden by administrative rules. Please make sure your request has a " +
-            "User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api" +
-            "#user-agent-required). Check https://developer.github.com for other possible causes.\n",
-          { status: 403, headers: { "content-type": "text/html; charset=utf-8" } },
-        );
-      }
-      const authorization = request.headers.get("authorization");
-      const resource = url.pathname === "/search/users" ? "search" : "core";
-      const limit = resource === "search" ? (authorization ? 30 : 10) : (authorization ? 5000 : 60);
-      used[resource]++;
-      const resetAt = Math.floor(Date.now() / 1000) + (resource === "search" ? 60 : 3600);
-      const rate = (remaining: number) => ({
-        "x-ratelimit-limit": String(limit),
-        "x-ratelimit-remaining": String(remaining),
-        "x-ratelimit-reset": String(resetAt),
-        "x-ratelimit-used": String(Math.min(limit, used[resource])),
-        "x-ratelimit-resource": resource,
-      });
-      const okRate = rate(Math.max(1, limit - used[resource]));
+  const fake = serveFake(async (request, url) => {
+    if (!request.headers.get("user-agent")) {
+      return new Response(
+        "Request forbidden by administrative rules. Please make sure your request has a " +
+          "User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api" +
+          "#user-agent-required). Check https://developer.github.com for other possible causes.\n",
+        { status: 403, headers: { "content-type": "text/html; charset=utf-8" } },
+      );
+    }
+    const authorization = request.headers.get("authorization");
+    const resource = url.pathname === "/search/users" ? "search" : "core";
+    const limit = resource === "search" ? (authorization ? 30 : 10) : (authorization ? 5000 : 60);
+    used[resource]++;
+    const resetAt = Math.floor(Date.now() / 1000) + (resource === "search" ? 60 : 3600);
+    const rate = (remaining: number) => ({
+      "x-ratelimit-limit": String(limit),
+      "x-ratelimit-remaining": String(remaining),
+      "x-ratelimit-reset": String(resetAt),
+      "x-ratelimit-used": String(Math.min(limit, used[resource])),
+      "x-ratelimit-resource": resource,
+    });
+    const okRate = rate(Math.max(1, limit - used[resource]));
 
-      if (token !== null && authorization !== null) {
-        const sent = authorization.replace(/^(?:Bearer|token)\s+/i, "");
-        if (sent !== token) {
-          return jsonAnswer(401, {
-            message: "Bad credentials",
-            documentation_url: DOCS,
-            status: "401",
-          }, {
-            ...okRate,
-          });
-        }
+    if (token !== null && authorization !== null) {
+      const sent = authorization.replace(/^(?:Bearer|token)\s+/i, "");
+      if (sent !== token) {
+        return jsonAnswer(401, {
+          message: "Bad credentials",
+          documentation_url: DOCS,
+          status: "401",
+        }, {
+          ...okRate,
+        });
       }
-      const endpoint = resource === "search" ? "search" : "user";
-      if (options.failWith !== undefined && (!options.failOn || options.failOn === endpoint)) {
-        const failure = await fail(options, rate, okRate, closing.signal);
-        if (failure) return failure;
-      }
-      if (request.method !== "GET") return notFound(okRate);
-      if (url.pathname === "/search/users") {
-        return search(users, url, base, options.failWith === "incomplete", okRate);
-      }
-      const match = /^\/users\/([^/]+)$/.exec(url.pathname);
-      if (!match) return notFound(okRate);
-      const login = decodeURIComponent(match[1]).toLowerCase();
-      const index = users.findIndex((u) => u.login.toLowerCase() === login);
-      if (index < 0) return notFound(okRate);
-      return jsonAnswer(200, fullUser(users[index], index, base), okRate);
-    },
-  );
+    }
+    const endpoint = resource === "search" ? "search" : "user";
+    if (options.failWith !== undefined && (!options.failOn || options.failOn === endpoint)) {
+      const failure = await fail(options, rate, okRate, fake.closing);
+      if (failure) return failure;
+    }
+    if (request.method !== "GET") return notFound(okRate);
+    if (url.pathname === "/search/users") {
+      return search(users, url, base, options.failWith === "incomplete", okRate);
+    }
+    const match = /^\/users\/([^/]+)$/.exec(url.pathname);
+    if (!match) return notFound(okRate);
+    const login = decodeURIComponent(match[1]).toLowerCase();
+    const index = users.findIndex((u) => u.login.toLowerCase() === login);
+    if (index < 0) return notFound(okRate);
+    return jsonAnswer(200, fullUser(users[index], index, base), okRate);
+  });
 
-  const port = (server.addr as Deno.NetAddr).port;
+  const port = fake.port;
   base = `http://127.0.0.1:${port}`;
   return {
     url: base,
-    requests,
-    headers,
-    async close() {
-      closing.abort();
-      await server.shutdown();
-    },
+    requests: fake.requests,
+    headers: fake.headers,
+    close: fake.close,
   };
 }
 

@@ -19,7 +19,7 @@
  *   `X-RateLimit-Remaining: 0`, 401, 403, 500, a truncated JSON body, a JSON body that is no
  *   profile, or a slow answer.
  */
-import { jsonAnswer, sleep } from "./fake_http.ts";
+import { jsonAnswer, serveFake, sleep } from "./fake_http.ts";
 
 /** A profile as stored; any field left out is answered as Gravatar answers a blank one. */
 export interface FakeGravatarProfile {
@@ -82,9 +82,6 @@ const PREFIX = "/v3/profiles/";
 
 export function startFakeGravatar(options: FakeGravatarOptions = {}): FakeGravatar {
   const key = options.key ?? null;
-  const requests: URL[] = [];
-  const headers: Headers[] = [];
-  const closing = new AbortController();
   const byHash = new Map<string, FakeGravatarProfile>();
   const ready = Promise.all(
     Object.entries(options.profiles ?? {}).map(async ([email, profile]) => {
@@ -93,76 +90,67 @@ export function startFakeGravatar(options: FakeGravatarOptions = {}): FakeGravat
   );
   let used = 0;
 
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      await ready;
-      const url = new URL(request.url);
-      requests.push(url);
-      headers.push(request.headers);
-      const authorization = request.headers.get("authorization");
-      const keyed = key === null || authorization === `Bearer ${key}`;
-      const limit = authorization ? 1000 : 100;
-      used++;
-      const rate = (remaining: number) => ({
-        "x-ratelimit-limit": String(limit),
-        "x-ratelimit-remaining": String(remaining),
-        "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + 3600),
-      });
-      const okRate = rate(Math.max(1, limit - used));
+  const fake = serveFake(async (request, url) => {
+    await ready;
+    const authorization = request.headers.get("authorization");
+    const keyed = key === null || authorization === `Bearer ${key}`;
+    const limit = authorization ? 1000 : 100;
+    used++;
+    const rate = (remaining: number) => ({
+      "x-ratelimit-limit": String(limit),
+      "x-ratelimit-remaining": String(remaining),
+      "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + 3600),
+    });
+    const okRate = rate(Math.max(1, limit - used));
 
-      if (request.method !== "GET" || !url.pathname.startsWith(PREFIX)) {
-        return jsonAnswer(404, { error: "Not found", code: "not_found" }, okRate);
-      }
-      if (key !== null && authorization !== null && !keyed) {
+    if (request.method !== "GET" || !url.pathname.startsWith(PREFIX)) {
+      return jsonAnswer(404, { error: "Not found", code: "not_found" }, okRate);
+    }
+    if (key !== null && authorization !== null && !keyed) {
+      return jsonAnswer(401, { error: "Invalid API key", code: "invalid_api_key" }, okRate);
+    }
+    switch (options.failWith) {
+      case 401:
         return jsonAnswer(401, { error: "Invalid API key", code: "invalid_api_key" }, okRate);
-      }
-      switch (options.failWith) {
-        case 401:
-          return jsonAnswer(401, { error: "Invalid API key", code: "invalid_api_key" }, okRate);
-        case 403:
-          return jsonAnswer(403, { error: "Forbidden", code: "forbidden" }, okRate);
-        case 429:
-          return jsonAnswer(
-            429,
-            { error: "Rate limit exceeded", code: "rate_limit_exceeded" },
-            rate(0),
-          );
-        case 500:
-          return jsonAnswer(
-            500,
-            { error: "Internal server error", code: "internal_error" },
-            okRate,
-          );
-        case "malformed":
-          return new Response('{"hash":"', {
-            status: 200,
-            headers: { "content-type": "application/json", ...okRate },
-          });
-        case "wrong-shape":
-          return jsonAnswer(200, [{ display_name: ["not", "a", "string"] }], okRate);
-        case "slow":
-          await sleep(options.slowMs ?? 10_000, closing.signal);
-          break;
-      }
-      const hash = url.pathname.slice(PREFIX.length).toLowerCase();
-      const profile = byHash.get(hash);
-      if (!profile) {
-        return jsonAnswer(404, { error: "Profile not found", code: "profile_not_found" }, okRate);
-      }
-      return jsonAnswer(200, answer(hash, profile, keyed), okRate);
-    },
-  );
+      case 403:
+        return jsonAnswer(403, { error: "Forbidden", code: "forbidden" }, okRate);
+      case 429:
+        return jsonAnswer(
+          429,
+          { error: "Rate limit exceeded", code: "rate_limit_exceeded" },
+          rate(0),
+        );
+      case 500:
+        return jsonAnswer(
+          500,
+          { error: "Internal server error", code: "internal_error" },
+          okRate,
+        );
+      case "malformed":
+        return new Response('{"hash":"', {
+          status: 200,
+          headers: { "content-type": "application/json", ...okRate },
+        });
+      case "wrong-shape":
+        return jsonAnswer(200, [{ display_name: ["not", "a", "string"] }], okRate);
+      case "slow":
+        await sleep(options.slowMs ?? 10_000, fake.closing);
+        break;
+    }
+    const hash = url.pathname.slice(PREFIX.length).toLowerCase();
+    const profile = byHash.get(hash);
+    if (!profile) {
+      return jsonAnswer(404, { error: "Profile not found", code: "profile_not_found" }, okRate);
+    }
+    return jsonAnswer(200, answer(hash, profile, keyed), okRate);
+  });
 
-  const port = (server.addr as Deno.NetAddr).port;
+  const port = fake.port;
   return {
     url: `http://127.0.0.1:${port}/v3`,
-    requests,
-    headers,
-    async close() {
-      closing.abort();
-      await server.shutdown();
-    },
+    requests: fake.requests,
+    headers: fake.headers,
+    close: fake.close,
   };
 }
 

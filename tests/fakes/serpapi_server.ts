@@ -22,6 +22,7 @@
  * query, or one list); the result builders (`profileResult`, `companyPageResult`,
  * `searchIndex`) are re-exported from there.
  */
+import { serveFake } from "./fake_http.ts";
 import {
   decodeEntities,
   type FakeResults,
@@ -71,113 +72,103 @@ export const INVALID_KEY_TEXT =
 export const NO_RESULTS_TEXT = "Google hasn't returned any results for this query.";
 
 export function startFakeSerpApi(options: FakeSerpApiOptions): FakeSearchServer {
-  const requests: URL[] = [];
-  const headers: Headers[] = [];
-  const closing = new AbortController();
-  let port = 0;
-
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      const url = new URL(request.url);
-      requests.push(url);
-      headers.push(request.headers);
-      if (url.pathname !== PATH && url.pathname !== "/search") {
-        return json({ error: "Not found." }, 404);
-      }
-      const failWith = options.failWith;
-      if (failWith === 401) return json({ error: INVALID_KEY_TEXT }, 401);
-      if (failWith === 403) {
-        return json({ error: "The account associated with this API key has been disabled." }, 403);
-      }
-      if (url.searchParams.get("api_key") !== options.key) {
-        return json({ error: INVALID_KEY_TEXT }, 401);
-      }
-      switch (failWith) {
-        case 400:
-          return json({ error: "Missing query `q` parameter." }, 400);
-        case 429:
-          return json({ error: "Your account has run out of searches." }, 429);
-        case "hourly":
-          return json({
-            error: "Your account has exceeded the hourly searches limit of your plan. " +
-              "Please try again later or upgrade your plan.",
-          }, 429);
-        case 500:
-          return json({ error: "Internal server error. Please retry or contact support." }, 500);
-        case 503:
-          return new Response(
-            "<html><body><h1>503 Service Unavailable</h1>No server is available to handle " +
-              "this request.</body></html>",
-            { status: 503, headers: { "content-type": "text/html" } },
-          );
-        case "malformed":
-          return new Response('{"search_metadata":{"id":"', {
-            status: 200,
-            headers: { "content-type": "application/json; charset=utf-8" },
-          });
-        case "slow":
-          await sleep(options.slowMs ?? 10_000, closing.signal);
-          break;
-      }
-      const engine = url.searchParams.get("engine") ?? "google";
-      if (engine !== "google") {
-        return json({ error: `Unsupported \`${engine}\` search engine.` }, 400);
-      }
-      const q = url.searchParams.get("q");
-      if (q === null || q.trim() === "") {
+  const fake = serveFake(async (_request, url) => {
+    if (url.pathname !== PATH && url.pathname !== "/search") {
+      return json({ error: "Not found." }, 404);
+    }
+    const failWith = options.failWith;
+    if (failWith === 401) return json({ error: INVALID_KEY_TEXT }, 401);
+    if (failWith === 403) {
+      return json({ error: "The account associated with this API key has been disabled." }, 403);
+    }
+    if (url.searchParams.get("api_key") !== options.key) {
+      return json({ error: INVALID_KEY_TEXT }, 401);
+    }
+    switch (failWith) {
+      case 400:
         return json({ error: "Missing query `q` parameter." }, 400);
-      }
-      const num = Math.min(100, Math.max(1, Number(url.searchParams.get("num") ?? "10") || 10));
-      const metadata = searchMetadata(port, q, failWith === "status-error" ? "Error" : "Success");
-      const parameters = {
-        engine: "google",
-        q,
-        google_domain: "google.com",
-        num: String(num),
-        device: "desktop",
-      };
-      if (failWith === "status-error") {
+      case 429:
+        return json({ error: "Your account has run out of searches." }, 429);
+      case "hourly":
         return json({
-          search_metadata: metadata,
-          search_parameters: parameters,
-          error: "Google returned an error for this search. Please try again later.",
-        }, 200);
-      }
-      const found = lookUp(options.results, q).slice(0, num);
-      if (found.length === 0) {
-        return json({
-          search_metadata: metadata,
-          search_parameters: parameters,
-          search_information: {
-            query_displayed: q,
-            organic_results_state: "Fully empty",
-          },
-          error: NO_RESULTS_TEXT,
-        }, 200);
-      }
+          error: "Your account has exceeded the hourly searches limit of your plan. " +
+            "Please try again later or upgrade your plan.",
+        }, 429);
+      case 500:
+        return json({ error: "Internal server error. Please retry or contact support." }, 500);
+      case 503:
+        return new Response(
+          "<html><body><h1>503 Service Unavailable</h1>No server is available to handle " +
+            "this request.</body></html>",
+          { status: 503, headers: { "content-type": "text/html" } },
+        );
+      case "malformed":
+        return new Response('{"search_metadata":{"id":"', {
+          status: 200,
+          headers: { "content-type": "application/json; charset=utf-8" },
+        });
+      case "slow":
+        await sleep(options.slowMs ?? 10_000, fake.closing);
+        break;
+    }
+    const engine = url.searchParams.get("engine") ?? "google";
+    if (engine !== "google") {
+      return json({ error: `Unsupported \`${engine}\` search engine.` }, 400);
+    }
+    const q = url.searchParams.get("q");
+    if (q === null || q.trim() === "") {
+      return json({ error: "Missing query `q` parameter." }, 400);
+    }
+    const num = Math.min(100, Math.max(1, Number(url.searchParams.get("num") ?? "10") || 10));
+    const metadata = searchMetadata(
+      fake.port,
+      q,
+      failWith === "status-error" ? "Error" : "Success",
+    );
+    const parameters = {
+      engine: "google",
+      q,
+      google_domain: "google.com",
+      num: String(num),
+      device: "desktop",
+    };
+    if (failWith === "status-error") {
+      return json({
+        search_metadata: metadata,
+        search_parameters: parameters,
+        error: "Google returned an error for this search. Please try again later.",
+      }, 200);
+    }
+    const found = lookUp(options.results, q).slice(0, num);
+    if (found.length === 0) {
       return json({
         search_metadata: metadata,
         search_parameters: parameters,
         search_information: {
           query_displayed: q,
-          total_results: found.length * 7,
-          time_taken_displayed: 0.31,
-          organic_results_state: "Results for exact spelling",
+          organic_results_state: "Fully empty",
         },
-        organic_results: found.map((result, index) => organicResult(result, index + 1)),
+        error: NO_RESULTS_TEXT,
       }, 200);
-    },
-  );
-  port = (server.addr as Deno.NetAddr).port;
+    }
+    return json({
+      search_metadata: metadata,
+      search_parameters: parameters,
+      search_information: {
+        query_displayed: q,
+        total_results: found.length * 7,
+        time_taken_displayed: 0.31,
+        organic_results_state: "Results for exact spelling",
+      },
+      organic_results: found.map((result, index) => organicResult(result, index + 1)),
+    }, 200);
+  });
+  const port = fake.port;
   return {
     url: `http://127.0.0.1:${port}${PATH}`,
-    requests,
-    headers,
-    async close() {
-      closing.abort();
-      await server.shutdown();
-    },
+    requests: fake.requests,
+    headers: fake.headers,
+    close: fake.close,
   };
 }
 

@@ -17,7 +17,7 @@
  *   answer, `maxlag` and `ratelimited` API errors, and an internal error whose `info` echoes the
  *   search text (so tests can show the resolver never repeats it).
  */
-import { sleep } from "./fake_http.ts";
+import { serveFake, sleep } from "./fake_http.ts";
 
 export type FakeRank = "preferred" | "normal" | "deprecated";
 
@@ -67,45 +67,33 @@ const SEARCH_MAX = 50;
 
 export function startFakeWikidata(options: FakeWikidataOptions = {}): FakeWikidata {
   const companies = options.companies ?? [];
-  const requests: URL[] = [];
-  const headers: Headers[] = [];
-  const closing = new AbortController();
 
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      const url = new URL(request.url);
-      requests.push(url);
-      headers.push(request.headers);
-      if (url.pathname !== "/w/api.php") return new Response("Not Found", { status: 404 });
-      if (!request.headers.get("user-agent")) {
-        return new Response(
-          "Please set a user-agent and respect our robot policy https://w.wiki/4wJS",
-          { status: 403, headers: { "content-type": "text/plain" } },
-        );
-      }
-      const action = url.searchParams.get("action") ?? "";
-      if (options.failWith !== undefined && (!options.failOn || options.failOn === action)) {
-        const failure = await fail(options, url, closing.signal);
-        if (failure) return failure;
-      }
-      if (url.searchParams.get("format") !== "json") {
-        return apiError("badvalue", 'Unrecognized value for parameter "format".');
-      }
-      if (action === "wbsearchentities") return search(companies, url);
-      if (action === "wbgetentities") return getEntities(companies, url);
-      return apiError("badvalue", 'Unrecognized value for parameter "action".');
-    },
-  );
-  const { port } = server.addr as Deno.NetAddr;
+  const fake = serveFake(async (request, url) => {
+    if (url.pathname !== "/w/api.php") return new Response("Not Found", { status: 404 });
+    if (!request.headers.get("user-agent")) {
+      return new Response(
+        "Please set a user-agent and respect our robot policy https://w.wiki/4wJS",
+        { status: 403, headers: { "content-type": "text/plain" } },
+      );
+    }
+    const action = url.searchParams.get("action") ?? "";
+    if (options.failWith !== undefined && (!options.failOn || options.failOn === action)) {
+      const failure = await fail(options, url, fake.closing);
+      if (failure) return failure;
+    }
+    if (url.searchParams.get("format") !== "json") {
+      return apiError("badvalue", 'Unrecognized value for parameter "format".');
+    }
+    if (action === "wbsearchentities") return search(companies, url);
+    if (action === "wbgetentities") return getEntities(companies, url);
+    return apiError("badvalue", 'Unrecognized value for parameter "action".');
+  });
+  const port = fake.port;
   return {
     url: `http://127.0.0.1:${port}/w/api.php`,
-    requests,
-    headers,
-    async close() {
-      closing.abort();
-      await server.shutdown();
-    },
+    requests: fake.requests,
+    headers: fake.headers,
+    close: fake.close,
   };
 }
 
