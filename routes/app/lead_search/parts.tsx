@@ -1,8 +1,8 @@
 /** Pieces the lead-search pages share: status badges, times, filters, rate limits, error pages. */
+import { rateLimitWait } from "../rate_limit_gate.ts";
 import type { Context } from "hono";
 import type { RateLimitBudget } from "../../../domain/config/config.ts";
 import type { DomainContext } from "../../../domain/context.ts";
-import type { RateLimitDecision } from "../../../domain/rate_limit/rate_limiter.ts";
 import {
   FILTER_NAMES,
   type LeadFilters,
@@ -80,20 +80,14 @@ export function isActive(run: Pick<LeadSearchRun, "status">): boolean {
   return run.status === "queued" || run.status === "processing" || run.status === "cancelling";
 }
 
-/**
- * Counts this request against the workspace's budget, as the API does for the same operation.
- * A refusal sets `Retry-After` and answers with the message to show; null when admitted.
- */
+/** The rate-limit gate in the lead-search pages' words; null when admitted. */
 export async function refusedByRateLimit(
   c: Context<WebEnv>,
   ctx: DomainContext,
   budget: RateLimitBudget,
 ): Promise<string | null> {
-  const decision: RateLimitDecision = await ctx.rateLimiter(budget, c.get("member").workspaceId);
-  if (decision.allowed) return null;
-  c.header("Retry-After", String(decision.resetSeconds));
-  c.status(429);
-  return `Too many requests from this workspace. Try again in ${decision.resetSeconds} seconds.`;
+  const wait = await rateLimitWait(c, ctx, budget);
+  return wait === null ? null : `Too many requests from this workspace. Try again in ${wait}.`;
 }
 
 /** The app's 404 page, for another workspace's run and an unknown id alike. */

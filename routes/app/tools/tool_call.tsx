@@ -20,6 +20,7 @@ import { readIdempotencyKey } from "../../../domain/idempotency/idempotency_key.
 import { statusOf } from "../../errors.ts";
 import { validationMessage } from "../../validation_message.ts";
 import { Notice, Page, points } from "../layout.tsx";
+import { rateLimitWait } from "../rate_limit_gate.ts";
 import type { WebEnv } from "../web_env.ts";
 
 export const TOOLS_PATH = "/app/tools";
@@ -99,32 +100,19 @@ export function validated<S extends z.ZodType>(schema: S, body: unknown): z.infe
   return result.data;
 }
 
-/**
- * Counts this use against the workspace's budget for the operation, the very budget the API's
- * route counts (the enrich tool and `POST /api/v1/enrich/email` share one). A spent budget sets
- * 429 and `Retry-After`, and gives the message to show; null when admitted.
- */
+/** The rate-limit gate in this tool's words; null when admitted. */
 export async function rateLimitGate(
   c: Context<WebEnv>,
   ctx: DomainContext,
   budget: RateLimitBudget,
 ): Promise<Message | null> {
-  const decision = await ctx.rateLimiter(budget, c.get("member").workspaceId);
-  if (decision.allowed) return null;
-  c.header("Retry-After", String(decision.resetSeconds));
-  c.status(429);
+  const wait = await rateLimitWait(c, ctx, budget);
+  if (wait === null) return null;
   return {
     kind: "error",
     body:
-      `Too many requests for this tool from your workspace (the API and the app share the limit). Try again in ${
-        waitText(decision.resetSeconds)
-      }. Nothing was charged.`,
+      `Too many requests for this tool from your workspace (the API and the app share the limit). Try again in ${wait}. Nothing was charged.`,
   };
-}
-
-function waitText(seconds: number): string {
-  if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
-  return `${Math.ceil(seconds / 60)} minutes`;
 }
 
 /** A refusal in the page's words, its status, and whether the form needs a new key. */
