@@ -45,6 +45,7 @@ import {
   CYRILLIC_WESTERN_SURNAMES,
   words as listWords,
 } from "./cyrillic_western.ts";
+import { transcribeEnglish, transcribeGerman } from "./cyrillic_transcribe.ts";
 import {
   cap,
   hangulSyllable,
@@ -387,6 +388,21 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     surname: P(listWords(CYRILLIC_WESTERN_SURNAMES)),
   };
   pools.heLatin = { given: P(HE_LATIN_GIVEN), surname: P(HE_LATIN_SURNAMES) };
+  // and many more spelled in Cyrillic by rule from the English and German lists (train split
+  // only; kept out of the lexicon, so that the network learns their letters, not their entries)
+  const spelled = (xs: string[], f: (w: string) => string | null) =>
+    xs.map(f).filter((x): x is string => x !== null);
+  pools.cyrWestRule = {
+    given: P([
+      ...spelled(pools.en.given.train.slice(0, 800), transcribeEnglish),
+      ...spelled(pools.en.givenF?.train.slice(0, 800) ?? [], transcribeEnglish),
+      ...spelled(pools.de.given.train, transcribeGerman),
+    ]),
+    surname: P([
+      ...spelled(pools.en.surname.train.slice(0, 3000), transcribeEnglish),
+      ...spelled(pools.de.surname.train, transcribeGerman),
+    ]),
+  };
   const ru = src.ru;
   const ruPools = {
     given: P(ru.given),
@@ -1004,6 +1020,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     ["he-latin", 0.6, (r, s) => composeSimple("heLatin", r, s, 0.05)],
     // Russian text writes a foreign name given-first ("Брайан Уилсон")
     ["cyr-west", 0.8, (r, s) => composeSimple("cyrWest", r, s, 0.03)],
+    ["cyr-west-rule", 0.8, (r, s) => composeSimple("cyrWestRule", r, s, 0.03)],
     ["other", 0.5, (r, s) => composeSimple("other", r, s, 0.1)],
     ["zh", 7, composeZh],
     ["zh-south", 2, composeZhSouth],
@@ -1028,6 +1045,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     "mixed",
     "he-latin",
     "cyr-west",
+    "cyr-west-rule",
   ]);
 
   function compose(rng: Rng, split: Split): Example {
