@@ -179,8 +179,7 @@ const unknownSurnames = L.words(L.UNKNOWN_SURNAMES).filter(unknown);
     else if (form === 9) {
       // a quoted nickname stays in the given name, as the dev set's labels keep it
       rows.push(row(`${full} "${nick}" ${s}`, `${full} "${nick}"`, s, [...B, "hyphen"]));
-    }
-    else if (form === 10) rows.push(row(`${full} (${nick}) J. ${ps}`, `${full} J.`, ps, B));
+    } else if (form === 10) rows.push(row(`${full} (${nick}) J. ${ps}`, `${full} J.`, ps, B));
     else if (form === 11) rows.push(row(`${g} (${nick}) ${ps}`, g, ps, [...B, "hyphen"]));
     else rows.push(row(`${full} ${ps} (${nick})`, full, ps, B));
   }

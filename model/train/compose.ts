@@ -10,6 +10,7 @@ import { fold } from "../text.ts";
 import { fnv, Rng } from "./prng.ts";
 import {
   AR_FAMILY,
+  DE_GIVEN_EXTRA,
   FA_COMPOUND_FIRST,
   FA_COMPOUND_SECOND,
   FA_GIVEN_FEMALE,
@@ -24,7 +25,6 @@ import {
   GA_GIVEN_MALE,
   GA_STEMS_MAC,
   GA_STEMS_O,
-  DE_GIVEN_EXTRA,
   HE_LATIN_GIVEN,
   HE_LATIN_SURNAMES,
   irishSurname,
