@@ -143,6 +143,4 @@ export const PLAIN_SURNAMES = `Marsh Byrne Weiss Hendricks Carter Lindqvist Okaf
 export const PLAIN_GIVEN = `Linda Tom Anna Paul Sarah Michael Laura David Emma Peter Julia Mark
   Helen Robert Claire Simon Maria Daniel Karen Andrew`;
 
-export function words(list: string): string[] {
-  return list.split(/\s+/).filter((w) => w.length > 0);
-}
+export { words } from "../model/train/cyrillic_western.ts";
