@@ -363,4 +363,12 @@ export const GOLDEN: GoldenCase[] = [
   c("Mohamed Salah", "Mohamed", "Salah"),
   c("Abdul Rahman Khan", "Abdul Rahman", "Khan"),
   c("Yusuf Al-Qaradawi", "Yusuf", "Al-Qaradawi"),
+  // --- Western names in Cyrillic letters, given-first as Russian text writes them
+  c("Брайан Уилсон", "Брайан", "Уилсон"),
+  c("Крэг Ньюман", "Крэг", "Ньюман"),
+  c("Жан Дюбуа", "Жан", "Дюбуа"),
+  // --- a given name that some list also holds as a surname, before an unknown surname
+  c("Noga Shamir", "Noga", "Shamir"),
+  c("Volker Strüwing", "Volker", "Strüwing"),
+  c("MATHIEU BREVANNES", "MATHIEU", "BREVANNES"),
 ];

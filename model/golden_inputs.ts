@@ -21,6 +21,12 @@ const g = (kind: string, input: string, given: string | null, surname: string | 
 });
 
 export const GOLDEN_INPUTS: GoldenInput[] = [
+  // offices before a name and occupations after it
+  g("office", "Senior Vice President Linda Marsh", "Linda", "Marsh"),
+  g("office", "Ward Councillor Tom Byrne", "Tom", "Byrne"),
+  g("office", "County Commissioner Linda Marsh", "Linda", "Marsh"),
+  g("occupation", "Dr. Anna Weiss Pharmacist", "Anna", "Weiss"),
+  g("occupation", "Paul Hendricks Architect AIA", "Paul", "Hendricks"),
   // credentials, degrees and occupations in every written form
   g("credential", "Orla Brannigan Ph. D.", "Orla", "Brannigan"),
   g("credential", "Orla Brannigan, Ph. D.", "Orla", "Brannigan"),

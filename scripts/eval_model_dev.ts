@@ -4,7 +4,11 @@
  * of the non-nickname words, threshold → rule fallback, assembly) and is scored per tag like
  * shared/tools/score-names.mjs: given and surname compared case-insensitively after NFC, collapsing
  * spaces and removing double-quote characters; a refusal counts as "invalid".
- * Options: --gold FILE, --show-errors N, --tag T, --model PATH, --runtime kernel|node|web, --no-model.
+ * Per tag it prints the best open parser's figure (`shared/data/anchors-dev.md`) beside ours when
+ * the gold file is the dev set, and how many rows of the tag an anchor that runs here (humanparser,
+ * parse-full-name) reads right where we do not (a count only: the names stay unprinted).
+ * Options: --gold FILE, --show-errors N, --tag T, --model PATH, --runtime kernel|node|web, --no-model,
+ * --anchors FILE (default: the dev set's anchors file).
  */
 import { parseArgs } from "node:util";
 import { loadNameModel } from "../model/mod.ts";
@@ -12,6 +16,7 @@ import type { NameModel } from "../model/types.ts";
 import { readNames } from "../domain/name_parse/read_names.ts";
 import { cleanName } from "../domain/name_parse/clean_name.ts";
 import type { NameOutcome } from "../domain/name_parse/name_answer.ts";
+import { type AnchorTable, bestAnchor, readAnchorTable, RUNNABLE_ANCHORS } from "./dev_anchors.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -25,6 +30,7 @@ const { values } = parseArgs({
     model: { type: "string" },
     runtime: { type: "string" },
     "no-model": { type: "boolean", default: false },
+    anchors: { type: "string" },
   },
 });
 
@@ -98,7 +104,7 @@ gold.forEach((g, i) => {
   } else {
     validN++;
     if (refused) falseRefusals++;
-    correct = !!a && norm(a.given) === norm(g.given) && norm(a.surname) === norm(g.surname);
+    correct = !!a && isRight(g, a);
     if (correct) validOk++;
   }
   if (correct) ok++;
@@ -116,6 +122,9 @@ gold.forEach((g, i) => {
     );
   }
 });
+function isRight(g: Gold, a: { given: string | null; surname: string | null }): boolean {
+  return norm(a.given) === norm(g.given) && norm(a.surname) === norm(g.surname);
+}
 const pct = (x: number, n: number) => (n ? (x / n).toFixed(3) : "  -  ");
 console.log(`rows ${gold.length} in ${ms.toFixed(0)} ms; answered by the rule ${ruleUsed}`);
 console.log(`overall accuracy                ${pct(ok, gold.length)}  (${ok}/${gold.length})`);
@@ -126,9 +135,72 @@ console.log(
 console.log(
   `valid rows wrongly refused      ${pct(falseRefusals, validN)}  (${falseRefusals}/${validN})`,
 );
-console.log("per tag (n, accuracy):");
+const devGold = new URL("../../shared/data/names-dev.jsonl", import.meta.url).pathname;
+const anchorsPath = values.anchors ??
+  (values.gold === devGold
+    ? new URL("../../shared/data/anchors-dev.md", import.meta.url).pathname
+    : null);
+const anchors: AnchorTable | null = anchorsPath ? await readAnchorTable(anchorsPath) : null;
+// the anchors that run here, per tag: the figure beside ours where anchors-dev.md has none (caps)
+const runTags = new Map<string, Map<string, number>>();
+const anchorOk = gold.map((g) =>
+  Object.entries(RUNNABLE_ANCHORS).filter(([, read]) =>
+    g.invalid ? false : isRight(g, read(g.input))
+  ).map(([name]) => name)
+);
+if (anchors) {
+  gold.forEach((g, i) => {
+    for (const t of g.tags) {
+      const m = runTags.get(t) ?? new Map<string, number>();
+      for (const name of anchorOk[i]) m.set(name, (m.get(name) ?? 0) + 1);
+      runTags.set(t, m);
+    }
+  });
+}
+function anchorFor(tag: string, n: number): { name: string; figure: number } | null {
+  const listed = anchors ? bestAnchor(anchors, tag) : null;
+  if (listed || !anchors) return listed;
+  let best: { name: string; figure: number } | null = null;
+  for (const [name, ok] of runTags.get(tag) ?? []) {
+    if (!best || ok / n > best.figure) best = { name: `${name}*`, figure: ok / n };
+  }
+  return best;
+}
+console.log(
+  `per tag (n, accuracy${anchors ? ", best anchor (anchors-dev.md), diff" : ""}):`,
+);
 for (const [k, e] of [...tags].sort((a, b) => b[1].n - a[1].n)) {
-  console.log(`  ${k.padEnd(24)} ${String(e.n).padStart(6)}  ${pct(e.ok, e.n)}`);
+  const best = anchorFor(k, e.n);
+  const beside = best
+    ? `   ${best.figure.toFixed(3)} ${best.name.padEnd(6)} ${
+      (e.ok / e.n - best.figure >= 0 ? "+" : "") + (e.ok / e.n - best.figure).toFixed(3)
+    }${e.ok / e.n < best.figure ? "  BELOW" : ""}`
+    : "";
+  console.log(`  ${k.padEnd(24)} ${String(e.n).padStart(6)}  ${pct(e.ok, e.n)}${beside}`);
+}
+if (anchors) {
+  // rows an anchor reads right where we do not, per tag (counts only)
+  const anchorRight = new Map<string, Map<string, number>>();
+  gold.forEach((g, i) => {
+    const o = outcomes[i];
+    if (g.invalid || (o.kind === "answer" && isRight(g, o.answer))) return;
+    for (const name of anchorOk[i]) {
+      for (const t of g.tags) {
+        const m = anchorRight.get(t) ?? new Map<string, number>();
+        m.set(name, (m.get(name) ?? 0) + 1);
+        anchorRight.set(t, m);
+      }
+    }
+  });
+  console.log("  (* measured here: anchors-dev.md has no figure for the tag)");
+  console.log(
+    "rows an anchor reads right and we do not (humanparser, parse-full-name run here; " +
+      "python-nameparser and the others only as figures):",
+  );
+  for (const [k] of [...tags].sort((a, b) => b[1].n - a[1].n)) {
+    const m = anchorRight.get(k);
+    if (m) console.log(`  ${k.padEnd(24)} ${[...m].map(([a, n]) => `${a} ${n}`).join(", ")}`);
+  }
 }
 // calibration on the dev set (measuring only): valid rows whose reading the model chose (not fixed
 // by a comma, a nickname or unspaced CJK), by its confidence

@@ -17,7 +17,7 @@ const { values } = parseArgs({
     "held-out": { type: "string", default: "20000" },
     seed: { type: "string", default: "20261123" },
     out: { type: "string", default: new URL("../model/weights", import.meta.url).pathname },
-    version: { type: "string", default: "name-tagger-2026.12.7" },
+    version: { type: "string", default: "name-tagger-2027.01" },
     fold: { type: "string", default: "0" },
     "surname-pair": { type: "boolean", default: true },
     "max-features": { type: "string", default: String(DEFAULT_FEATURE_CONFIG.maxFeatures) },

@@ -584,3 +584,28 @@ Deno.test("mojibake words are kept as written", () => {
   // real quotes still mark nicknames
   assert.equal(cleaned("Cormac «Rocky» Brannigan").nickname, "Rocky");
 });
+
+Deno.test("offices before a name are dropped while two name words remain", () => {
+  assert.deepEqual(words("Senior Vice President Linda Marsh"), ["Linda", "Marsh"]);
+  assert.deepEqual(words("Ward Councillor Tom Byrne"), ["Tom", "Byrne"]);
+  assert.deepEqual(words("County Commissioner Linda Marsh"), ["Linda", "Marsh"]);
+  assert.deepEqual(words("Secretary of State Jane Roe"), ["Jane", "Roe"]);
+  assert.deepEqual(words("ASSISTANT ATTORNEY GENERAL MARK KELLER"), ["MARK", "KELLER"]);
+  assert.deepEqual(words("Associate Dean Mary Smith"), ["Mary", "Smith"]);
+  assert.deepEqual(words("Roe, Deputy Mayor Jane"), ["Jane", "Roe"]);
+  // an office word that is also a name stays alone, and two name words always stay
+  assert.deepEqual(words("Dean Allen Smith"), ["Dean", "Allen", "Smith"]);
+  assert.deepEqual(words("Justice Mary Smith"), ["Justice", "Mary", "Smith"]);
+  assert.deepEqual(words("Director Smith"), ["Director", "Smith"]);
+  // "of" counts only before the field of an office
+  assert.deepEqual(words("Minister of Finance Anna Weiss"), ["Anna", "Weiss"]);
+});
+
+Deno.test("occupations after a name are dropped, never after an initial", () => {
+  assert.deepEqual(words("Dr. Anna Weiss Pharmacist"), ["Anna", "Weiss"]);
+  assert.deepEqual(words("Paul Hendricks Architect AIA"), ["Paul", "Hendricks"]);
+  assert.deepEqual(words("Julia Horvath, Psychologist"), ["Julia", "Horvath"]);
+  assert.deepEqual(words("Julia B. Carter Interpreter"), ["Julia", "B.", "Carter"]);
+  assert.deepEqual(words("Anna Architect"), ["Anna", "Architect"]);
+  assert.deepEqual(words("Paul M. Editor"), ["Paul", "M.", "Editor"]);
+});

@@ -56,7 +56,15 @@ const CREDENTIAL_WEAK = `ma ms bs ba do pa pe od mp np ab sb sm am mre bsn be ed
 const OCCUPATION = `trustee trustees ttee co-trustee realtor realtors broker brokers broker/owner
   broker-owner atty attys attorneys attorney-at-law
   ceo cfo coo cto cmo cio ciso cpo cro cco vp svp evp avp founder co-founder cofounder president
-  chairman chairwoman chairperson director manager`;
+  chairman chairwoman chairperson director manager
+  pharmacist architect engineer accountant physician dentist consultant photographer designer
+  surveyor veterinarian optometrist chiropractor therapist psychologist psychiatrist notary
+  paralegal auctioneer appraiser electrician economist journalist scientist researcher analyst
+  programmer editor translator interpreter librarian physiotherapist radiologist surgeon
+  pediatrician paediatrician dietitian hygienist counselor counsellor mediator lawyer solicitor
+  barrister agent optician midwife sonographer anesthesiologist dermatologist cardiologist
+  neurologist oncologist urologist podiatrist audiologist pharmacologist geologist statistician
+  actuary auditor bookkeeper curator illustrator animator copywriter`;
 /** Parts that complete a dotted credential ("Msc.Ed.", "M.Sc.") and count only inside one. */
 const SEGMENTS = `ed sc a s b m d phil eng ing n c`;
 

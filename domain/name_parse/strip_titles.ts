@@ -3,6 +3,7 @@
  * Nickname words are never dropped and stop the scan.
  */
 import { honorificKind, isTitleArticle, isTitleQualifier, isTwoWordTitle } from "./honorifics.ts";
+import { officeTitleLength } from "./office_titles.ts";
 import {
   employerPhraseLength,
   hasInnerCapital,
@@ -33,6 +34,17 @@ export function stripLeadingTitles(tokens: NameToken[], role: GroupRole): NameTo
     const token = tokens[start];
     if (token.nick) break;
     const remain = tokens.length - start - 1;
+    // "Senior Vice President", "Ward Councillor", "Secretary of State"
+    const office = officeTitleLength(
+      (i) => (tokens[i].nick ? null : tokens[i].text),
+      start,
+      tokens.length,
+    );
+    if (office > 0 && tokens.length - start - office >= keep) {
+      start += office;
+      chain = true;
+      continue;
+    }
     const kind = honorificKind(token.text);
     let drop = false;
     if (kind === "strong") drop = true;
@@ -129,8 +141,10 @@ function dropTrailing(
     case "credential":
       return remain >= 1;
     case "suffix-weak":
-    case "occupation":
       return remain >= keep;
+    case "occupation":
+      // "Paul M. Nurse" keeps its surname: an occupation follows a surname, not an initial
+      return remain >= keep && !isInitial(tokens[end - 2].text);
     case "numeral-v":
       return role === "plain" && remain >= 2 && !isInitial(tokens[end - 2].text);
     case "credential-weak":

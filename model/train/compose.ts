@@ -10,6 +10,7 @@ import { fold } from "../text.ts";
 import { fnv, Rng } from "./prng.ts";
 import {
   AR_FAMILY,
+  DE_GIVEN_EXTRA,
   FA_COMPOUND_FIRST,
   FA_COMPOUND_SECOND,
   FA_GIVEN_FEMALE,
@@ -24,6 +25,8 @@ import {
   GA_GIVEN_MALE,
   GA_STEMS_MAC,
   GA_STEMS_O,
+  HE_LATIN_GIVEN,
+  HE_LATIN_SURNAMES,
   irishSurname,
   JA_SYLLABLES,
   KO_SURNAMES,
@@ -36,6 +39,13 @@ import {
   ZH_SOUTH_SURNAMES,
   ZH_SURNAMES,
 } from "./lists.ts";
+import {
+  CYRILLIC_WESTERN_GIVEN_FEMALE,
+  CYRILLIC_WESTERN_GIVEN_MALE,
+  CYRILLIC_WESTERN_SURNAMES,
+  words as listWords,
+} from "./cyrillic_western.ts";
+import { transcribeEnglish, transcribeGerman } from "./cyrillic_transcribe.ts";
 import {
   cap,
   hangulSyllable,
@@ -353,7 +363,10 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     pools[o] = {
       // English (census) and Hungarian lists are in frequency order; Hungarian given names come
       // from an official list, closed like the ranked CJK surnames (never held out)
-      given: P(l.given, { zipf: o === "en" || o === "hu" ? 0.9 : 0, closed: o === "hu" }),
+      given: P(o === "de" ? [...l.given, ...DE_GIVEN_EXTRA] : l.given, {
+        zipf: o === "en" || o === "hu" ? 0.9 : 0,
+        closed: o === "hu",
+      }),
       surname: P(l.surname, { zipf: o === "en" || o === "hu" ? 0.8 : 0 }),
       givenF: l.givenFemale ? P(l.givenFemale) : undefined,
       surnameF: l.surnameFemale ? P(l.surnameFemale) : undefined,
@@ -369,6 +382,27 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
       }),
     };
   }
+  // Western names written in Cyrillic letters, and Israeli names in Latin letters: lists of ours
+  pools.cyrWest = {
+    given: P(listWords(`${CYRILLIC_WESTERN_GIVEN_MALE} ${CYRILLIC_WESTERN_GIVEN_FEMALE}`)),
+    surname: P(listWords(CYRILLIC_WESTERN_SURNAMES)),
+  };
+  pools.heLatin = { given: P(HE_LATIN_GIVEN), surname: P(HE_LATIN_SURNAMES) };
+  // and many more spelled in Cyrillic by rule from the English and German lists (train split
+  // only; kept out of the lexicon, so that the network learns their letters, not their entries)
+  const spelled = (xs: string[], f: (w: string) => string | null) =>
+    xs.map(f).filter((x): x is string => x !== null);
+  pools.cyrWestRule = {
+    given: P([
+      ...spelled(pools.en.given.train.slice(0, 800), transcribeEnglish),
+      ...spelled(pools.en.givenF?.train.slice(0, 800) ?? [], transcribeEnglish),
+      ...spelled(pools.de.given.train, transcribeGerman),
+    ]),
+    surname: P([
+      ...spelled(pools.en.surname.train.slice(0, 3000), transcribeEnglish),
+      ...spelled(pools.de.surname.train, transcribeGerman),
+    ]),
+  };
   const ru = src.ru;
   const ruPools = {
     given: P(ru.given),
@@ -983,6 +1017,10 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
     ["fa", 2, composeFa],
     ["ar-native", 0.5, (r, s) => composeSimple("arNative", r, s, 0.1)],
     ["he", 0.3, (r, s) => composeSimple("he", r, s, 0.05)],
+    ["he-latin", 0.6, (r, s) => composeSimple("heLatin", r, s, 0.05)],
+    // Russian text writes a foreign name given-first ("Брайан Уилсон")
+    ["cyr-west", 0.8, (r, s) => composeSimple("cyrWest", r, s, 0.03)],
+    ["cyr-west-rule", 0.8, (r, s) => composeSimple("cyrWestRule", r, s, 0.03)],
     ["other", 0.5, (r, s) => composeSimple("other", r, s, 0.1)],
     ["zh", 7, composeZh],
     ["zh-south", 2, composeZhSouth],
@@ -995,7 +1033,20 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   ];
   const totalW = origins.reduce((a, b) => a + b[1], 0);
 
-  const NO_MARKS = new Set(["en", "zh", "zh-south", "ko", "ja", "in", "ar", "fa", "mixed"]);
+  const NO_MARKS = new Set([
+    "en",
+    "zh",
+    "zh-south",
+    "ko",
+    "ja",
+    "in",
+    "ar",
+    "fa",
+    "mixed",
+    "he-latin",
+    "cyr-west",
+    "cyr-west-rule",
+  ]);
 
   function compose(rng: Rng, split: Split): Example {
     let r = rng.next() * totalW;
@@ -1117,7 +1168,7 @@ export function buildComposer(src: Sources, heldOutFold = 0): Composer {
   for (const p of [ruPools.given, ruPools.givenF]) addPool(p, "g.ru", (s) => [translitRu(s)]);
   for (const p of [ruPools.surname, ruPools.surnameF]) addPool(p, "s.ru", (s) => [translitRu(s)]);
   for (const p of [ruPools.middle, ruPools.middleF]) addPool(p, "m.ru", (s) => [translitRu(s)]);
-  for (const o of ["el", "ar", "arNative", "he", "other"]) {
+  for (const o of ["el", "ar", "arNative", "he", "other", "heLatin", "cyrWest"]) {
     addPool(pools[o].given, `g.${o}`);
     addPool(pools[o].surname, `s.${o}`);
   }

@@ -535,3 +535,33 @@ export function irishSurname(particle: "Ó" | "Ní" | "Mac" | "Nic", stem: strin
   if (particle === "Nic" && (first === "c" || first === "g")) return stem;
   return "bcdfgmpst".includes(first) ? `${stem[0]}h${stem.slice(1)}` : stem;
 }
+
+/**
+ * Israeli given names and surnames in Latin letters, from general knowledge. faker writes Hebrew
+ * names in Hebrew letters only, so "Noga", "Gal", "Asher" were known only where another origin
+ * lists them, as a surname, and the network read "Noga Shamir" surname-first.
+ */
+export const HE_LATIN_GIVEN = (
+  `Avi Avraham Yosef Moshe David Daniel Eitan Itai Yonatan Noam Omer Amit Ariel Uri Yair Yoav Nadav
+  Tomer Guy Asaf Ran Roi Dor Shai Erez Gilad Ronen Yaniv Ofer Eyal Boaz Itamar Elad Lior Nir Tal
+  Gal Ziv Oren Amir Doron Yuval Matan Ohad Alon Tzvi Menachem Shlomo Yehuda Yitzhak Yaakov Hillel
+  Gideon Asher Noa Noga Tamar Yael Shira Michal Maya Hila Liat Keren Orly Adi Inbal Efrat Sigal Galit
+  Dafna Ayelet Einav Meirav Osnat Rivka Sarit Tali Yifat Limor Hadas Merav Neta Shani Rotem Sivan
+  Orit Ronit Anat Hagit Avital Tova Chana Leah Rachel Miriam Batya Dvora Naama`
+).split(/\s+/);
+export const HE_LATIN_SURNAMES = (
+  `Cohen Levi Levy Mizrahi Peretz Biton Dahan Friedman Avraham Katz Azoulay Malka Ohana Shapiro
+  Goldberg Ben-David Amar Gabay Hadad Vaknin Elbaz Ashkenazi Segal Rosenberg Klein Kaplan Levin Navon
+  Golan Alon Carmi Shalev Ben-Shimon Yosef Oz Erez Ronen Sasson Mor Gefen Eliyahu Hazan Shitrit
+  Edri Moyal Ben-Moshe Avraham Tal Ofer Ben-Yosef Nachmani Rubin Weissman Feldman Schwartz Agmon`
+).split(/\s+/);
+/**
+ * German given names of the generations born 1930–1980, which faker's German list (recent baby
+ * names) mostly lacks; "Volker", "Günther" were known only as surnames.
+ */
+export const DE_GIVEN_EXTRA = (
+  `Volker Jürgen Dieter Horst Rainer Uwe Jens Lutz Hartmut Wolfram Ulrich Bernd Heiko Sönke Malte
+  Günther Günter Manfred Gerd Detlef Klaus Reinhard Siegfried Dietmar Helmut Wilfried Norbert
+  Eckhard Joachim Gottfried Gudrun Heidrun Sieglinde Roswitha Hannelore Rosemarie Gisela Ilse Karin
+  Renate Ute Jutta Dagmar Heike Anke Silke Elke Birgit Meike Kerstin`
+).split(/\s+/);
