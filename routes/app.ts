@@ -22,6 +22,7 @@ import { mountLeadSearchStart } from "./v1/lead_search.ts";
 import { mountLeadSearchRun } from "./v1/lead_search_run.ts";
 import { mountLeadSearchCancel } from "./v1/lead_search_cancel.ts";
 import { mountDocs } from "./docs.ts";
+import { mountOpenApi } from "./v1/openapi.ts";
 import { validationMessage } from "./validation_message.ts";
 import { mountWebApp } from "./app/mount_web_app.tsx";
 
@@ -63,7 +64,7 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   let document: Record<string, unknown> | undefined;
   /** The OpenAPI document of every route, built once at first use. */
   const openApiDocument = () => document ??= buildOpenApiDocument(app, ctx.prices);
-  app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument()));
+  mountOpenApi(app, openApiDocument);
 
   mountWebApp(app, ctx, { openApiDocument });
   options.extraRoutes?.(app);
