@@ -113,8 +113,27 @@ function answerSchema(operation: OpenApiOperation, inline: (schema: Json) => Jso
   const answer = operation.responses?.["200"]?.content?.["application/json"]?.schema;
   const data = answer && (inline(answer).properties as Json | undefined)?.data;
   if (!data) throw new Error("an operation without a `data` answer");
-  // An extended schema is an `allOf`; MCP wants the object type said at the top.
-  return { type: "object", ...data as Json };
+  return flatObject(data as Json);
+}
+
+/**
+ * An extended schema arrives as `allOf` of object schemas; MCP wants the object type said at the
+ * top, and a client reads one list of properties more easily than a conjunction.
+ */
+function flatObject(schema: Json): Json {
+  const members = schema.allOf as Json[] | undefined;
+  const plain = (member: Json) =>
+    Object.keys(member).every((key) =>
+      ["type", "properties", "required", "description", "example"].includes(key)
+    );
+  if (!members || !members.every(plain)) return { type: "object", ...schema };
+  const { allOf: _allOf, ...rest } = schema;
+  return {
+    ...rest,
+    type: "object",
+    properties: Object.assign({}, ...members.map((m) => m.properties ?? {})),
+    required: [...new Set(members.flatMap((m) => (m.required ?? []) as string[]))],
+  };
 }
 
 /** Writes every `#/components/schemas/…` reference out in place (the document has no cycles). */
@@ -131,8 +150,10 @@ function inliner(document: OpenApiDocument): (schema: Json) => Json {
       const { $ref: _ref, ...siblings } = object;
       return { ...(walk(target, depth + 1) as Json), ...siblings };
     }
+    // The generator leaves keys set to `undefined`, which the served JSON drops: so does this.
     return Object.fromEntries(
-      Object.entries(object).map(([key, value]) => [key, walk(value, depth + 1)]),
+      Object.entries(object).filter(([, value]) => value !== undefined)
+        .map(([key, value]) => [key, walk(value, depth + 1)]),
     );
   };
   return (schema) => walk(schema, 0) as Json;
