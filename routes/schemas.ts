@@ -65,7 +65,11 @@ export { errorContent };
 
 export const API_KEY_SECURITY = [{ apiKey: [] }];
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+/**
+ * 1 to 255 printable ASCII characters. A space cannot open or close it: HTTP strips a header
+ * value's surrounding whitespace, so such a key never arrives as sent.
+ */
+const PRINTABLE_ASCII = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 
 /**
  * JSON Schema patterns (ECMA-262, as OpenAPI 3.1 takes them) for what the checks below refuse, so
@@ -112,7 +116,7 @@ export function maxCharacters(schema: z.ZodString, max: number, message: string)
 export const OptionalIdempotencyHeaders = z.object({
   "idempotency-key": z.string().regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE).optional().openapi({
     description:
-      "1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it",
+      "1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it",
     example: "3f1c2a9e-parse-1",
   }),
 });
@@ -122,7 +126,7 @@ export const RequiredIdempotencyHeaders = z.object({
     .regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE)
     .openapi({
       description:
-        "Required. 1 to 255 printable ASCII characters, scoped to the workspace; stored as sent, so never put personal data in it",
+        "Required. 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace; stored as sent, so never put personal data in it",
       example: "batch-2026-11-23-0001",
     }),
 });

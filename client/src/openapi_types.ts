@@ -919,7 +919,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1002,7 +1002,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1085,7 +1085,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1334,7 +1334,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -1426,7 +1426,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Required. 1 to 255 printable ASCII characters, scoped to the workspace; stored as sent, so never put personal data in it */
+                /** @description Required. 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace; stored as sent, so never put personal data in it */
                 "idempotency-key": string;
             };
             path?: never;
@@ -1518,7 +1518,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
                 "idempotency-key"?: string;
             };
             path?: never;

@@ -46,7 +46,7 @@ export function bindTools(document: OpenApiDocument, tools: readonly McpTool[]):
   return tools.map((tool) => {
     const operation = document.paths[tool.path]?.[tool.method];
     if (!operation) throw new Error(`No operation ${tool.method} ${tool.path} for ${tool.name}`);
-    const inline = inliner(document);
+    const inline = inlineReferences(document);
     const sendsBody = operation.requestBody?.required === true;
     const listing: Tool = {
       name: tool.name,
@@ -137,7 +137,7 @@ function flatObject(schema: Json): Json {
 }
 
 /** Writes every `#/components/schemas/…` reference out in place (the document has no cycles). */
-function inliner(document: OpenApiDocument): (schema: Json) => Json {
+export function inlineReferences(document: OpenApiDocument): (schema: Json) => Json {
   const schemas = document.components?.schemas ?? {};
   const walk = (node: unknown, depth: number): unknown => {
     if (depth > 32) throw new Error("schema references nest too deep");
