@@ -9,31 +9,8 @@ import { DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
 import { importDemoPeople } from "../domain/directory/import_demo_people.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
 import { ApiError, createContactDataClient, type Lead } from "../client/src/mod.ts";
-import {
-  countCharges,
-  createTestEnv,
-  createTestWorkspace,
-  DB_TEST,
-  type TestEnv,
-  type TestEnvOptions,
-  UNLIMITED_RATE_LIMITS,
-} from "./harness.ts";
-import { importProfiles } from "./profiles.ts";
-
-async function withServedApp(
-  options: TestEnvOptions,
-  body: (env: TestEnv, base: string) => Promise<void>,
-): Promise<void> {
-  const env = await createTestEnv(options);
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, env.app.fetch);
-  try {
-    await importProfiles(env);
-    await body(env, `http://127.0.0.1:${server.addr.port}`);
-  } finally {
-    await server.shutdown();
-    await env.close();
-  }
-}
+import { countCharges, createTestWorkspace, DB_TEST, UNLIMITED_RATE_LIMITS } from "./harness.ts";
+import { withServedApp } from "./served_app.ts";
 
 /** fetch that remembers each request's method, path and Idempotency-Key. */
 function recordingFetch(sent: { method: string; path: string; key: string | null }[]) {

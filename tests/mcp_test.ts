@@ -12,14 +12,13 @@ import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "../domain/auth/authent
 import {
   bearer,
   countCharges,
-  createTestEnv,
   createTestWorkspace,
   DB_TEST,
   type TestEnv,
   type TestEnvOptions,
 } from "./harness.ts";
 import { type Client, connectMcp } from "./mcp_client.ts";
-import { importProfiles } from "./profiles.ts";
+import { withServedApp as serve } from "./served_app.ts";
 
 const PRICES = { ...DEFAULT_PRICES, nameParse: 3, findEmail: 7, networkSearch: 4, enrich: 6 };
 
@@ -35,23 +34,12 @@ const TOOL_NAMES = [
   "get_points",
 ];
 
-/** The app served on 127.0.0.1 (an ephemeral port), with two people in its directory. */
-async function withServedApp(
+/** The served app (served_app.ts) with the test's prices. */
+function withServedApp(
   options: TestEnvOptions,
   body: (env: TestEnv, base: string) => Promise<void>,
 ): Promise<void> {
-  const env = await createTestEnv({ ...options, config: { prices: PRICES, ...options.config } });
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    env.app.fetch,
-  );
-  try {
-    await importProfiles(env);
-    await body(env, `http://127.0.0.1:${server.addr.port}`);
-  } finally {
-    await server.shutdown();
-    await env.close();
-  }
+  return serve({ ...options, config: { prices: PRICES, ...options.config } }, body);
 }
 
 type Data = Record<string, unknown>;
