@@ -22,6 +22,8 @@ import { mountLeadSearchStart } from "./v1/lead_search.ts";
 import { mountLeadSearchRun } from "./v1/lead_search_run.ts";
 import { mountLeadSearchCancel } from "./v1/lead_search_cancel.ts";
 import { mountDocs } from "./docs.ts";
+import { mountOpenApi } from "./v1/openapi.ts";
+import { MCP_PATH, mountMcp } from "./mcp/mount_mcp.ts";
 import { validationMessage } from "./validation_message.ts";
 import { mountWebApp } from "./app/mount_web_app.tsx";
 
@@ -47,6 +49,7 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   app.use("*", requestContext(ctx.logger, { log: options.logRequests ?? true }));
   app.use("/api/*", limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB"));
   app.use("/api/*", jsonContentType());
+  app.use(MCP_PATH, limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB"));
 
   mountHealth(app, ctx);
   mountPoints(app, ctx);
@@ -63,7 +66,8 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   let document: Record<string, unknown> | undefined;
   /** The OpenAPI document of every route, built once at first use. */
   const openApiDocument = () => document ??= buildOpenApiDocument(app, ctx.prices);
-  app.get("/api/v1/openapi.json", (c) => c.json(openApiDocument()));
+  mountOpenApi(app, openApiDocument);
+  mountMcp(app, ctx, { openApiDocument });
 
   mountWebApp(app, ctx, { openApiDocument });
   options.extraRoutes?.(app);

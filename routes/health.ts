@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { DomainContext } from "../domain/context.ts";
 import { checkHealth } from "../domain/health/check_health.ts";
 import type { AppEnv } from "./app_env.ts";
+import { UNREADABLE_REQUEST_RESPONSE } from "./v1/openapi.ts";
 
 const HealthSchema = z.object({
   status: z.enum(["ok", "degraded"]),
@@ -18,6 +19,7 @@ export function mountHealth(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void 
     tags: ["Operations"],
     summary: "Store status",
     description: "No key needed. 200 when the database and KV answer, 503 otherwise.",
+    security: [],
     responses: {
       200: {
         description: "All stores answer",
@@ -27,6 +29,7 @@ export function mountHealth(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void 
         description: "A store is down",
         content: { "application/json": { schema: HealthSchema } },
       },
+      ...UNREADABLE_REQUEST_RESPONSE,
     },
   });
   app.openapi(route, async (c) => {

@@ -11,6 +11,9 @@ import type { PriceTable } from "../domain/config/config.ts";
 import type { AppEnv } from "./app_env.ts";
 import type { DeclaredCost } from "./billed_route.ts";
 
+/** The licence the service and its client are published under (`client/package.json` too). */
+export const SERVICE_LICENSE = { name: "MIT", identifier: "MIT" };
+
 const DESCRIPTION = `Contact-data service: name parsing, verified work emails, profile search,
 email enrichment and lead search. Every operation except this document needs
 \`Authorization: Bearer svc_sk_…\` (a workspace API key). Answers are \`{ "data": … }\`,
@@ -57,7 +60,15 @@ export function buildOpenApiDocument(
   });
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
-    info: { title: "Contact-data service API", version: "v1", description: DESCRIPTION },
+    info: {
+      title: "Contact-data service API",
+      version: "v1",
+      description: DESCRIPTION,
+      license: SERVICE_LICENSE,
+    },
+    // Relative to where this document is served: a self-hosted service knows no public address
+    // of its own, and behind a proxy the address it is reached at is the right one.
+    servers: [{ url: "/", description: "The service that serves this document" }],
   }) as unknown as OpenApiDocument;
 
   for (const methods of Object.values(document.paths ?? {})) {

@@ -4,6 +4,7 @@ import {
   hasControlCharacter,
 } from "../domain/shared/control_characters.ts";
 import { z } from "@hono/zod-openapi";
+import { characterCount } from "../domain/shared/character_count.ts";
 import { ERROR_CODES } from "../domain/errors.ts";
 import { IDEMPOTENCY_KEY_RULE } from "../domain/idempotency/idempotency_key.ts";
 import { DEFAULT_LEASE_MS } from "../domain/idempotency/claim_idempotency_key.ts";
@@ -53,22 +54,69 @@ export const IN_PROGRESS_NOTE =
     DEFAULT_LEASE_MS / 1000
   } s, renewed while a request runs) has not lapsed yet; the \`Retry-After\` header says in how many seconds it ends (at least 1): retry then with the same key`;
 
+/** 503 `incomplete` of an operation that charges nothing: only the database can be missing. */
+export const INCOMPLETE_RESPONSE = errorContent(
+  "`incomplete`: the service could not reach its database; nothing changed, try again shortly",
+);
+
 export const VALIDATION_ERROR_RESPONSE = { 400: errorContent("`validation_error`") } as const;
 
 export { errorContent };
 
 export const API_KEY_SECURITY = [{ apiKey: [] }];
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
+/**
+ * 1 to 255 printable ASCII characters. A space cannot open or close it: HTTP strips a header
+ * value's surrounding whitespace, so such a key never arrives as sent.
+ */
+const PRINTABLE_ASCII = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 
-export function withoutControlCharacters(schema: z.ZodString, field: string): z.ZodString {
-  return schema.refine((value) => !hasControlCharacter(value), controlCharacterMessage(field));
+/**
+ * JSON Schema patterns (ECMA-262, as OpenAPI 3.1 takes them) for what the checks below refuse, so
+ * the document says what the service checks. `NO_CONTROL`: no C0 control but tab, LF and CR, and
+ * no DEL (`hasControlCharacter`). `NO_CONTROL_AT_ALL`: no C0 at all, no DEL, no C1
+ * (`hasAnyControlCharacter`, one-line fields).
+ */
+const CONTROL = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f";
+const ANY_CONTROL = "\\u0000-\\u001f\\u007f-\\u009f";
+export const NO_CONTROL = `^[^${CONTROL}]*$`;
+export const NO_CONTROL_AT_ALL = `^[^${ANY_CONTROL}]*$`;
+/** Free of `NO_CONTROL`'s characters (or `NO_CONTROL_AT_ALL`'s) and holding one of `wanted`. */
+export function holding(wanted: string, controls: "control" | "any-control" = "control"): string {
+  const refused = controls === "control" ? CONTROL : ANY_CONTROL;
+  return `^[^${refused}]*${wanted}[^${refused}]*$`;
+}
+/** Not blank (some character that `trim()` keeps) and free of `NO_CONTROL`'s characters. */
+export const NOT_BLANK_NO_CONTROL = holding(`[^\\s${CONTROL}]`);
+/** Not blank, and free of `NO_CONTROL_AT_ALL`'s characters. */
+export const NOT_BLANK_NO_CONTROL_AT_ALL = holding(`[^\\s${ANY_CONTROL}]`, "any-control");
+/** Some character that `trim()` keeps. */
+export const NOT_BLANK = "\\S";
+
+export function withoutControlCharacters(
+  schema: z.ZodString,
+  field: string,
+  pattern = NO_CONTROL,
+): z.ZodString {
+  return schema.refine((value) => !hasControlCharacter(value), controlCharacterMessage(field))
+    .openapi({ pattern });
+}
+
+/**
+ * At most `max` characters counted as code points (`characterCount`), the way the document's
+ * `maxLength` counts them; zod's own `.max()` counts UTF-16 units and would refuse 200 emoji
+ * that `maxLength: 256` admits.
+ */
+export function maxCharacters(schema: z.ZodString, max: number, message: string): z.ZodString {
+  return schema.refine((value) => characterCount(value) <= max, message).openapi({
+    maxLength: max,
+  });
 }
 
 export const OptionalIdempotencyHeaders = z.object({
   "idempotency-key": z.string().regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE).optional().openapi({
     description:
-      "1 to 255 printable ASCII characters, scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it",
+      "1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it",
     example: "3f1c2a9e-parse-1",
   }),
 });
@@ -78,7 +126,7 @@ export const RequiredIdempotencyHeaders = z.object({
     .regex(PRINTABLE_ASCII, IDEMPOTENCY_KEY_RULE)
     .openapi({
       description:
-        "Required. 1 to 255 printable ASCII characters, scoped to the workspace; stored as sent, so never put personal data in it",
+        "Required. 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace; stored as sent, so never put personal data in it",
       example: "batch-2026-11-23-0001",
     }),
 });

@@ -8,7 +8,6 @@
 import assert from "node:assert/strict";
 import { DEFAULT_RATE_LIMITS, type RateLimitBudget } from "../domain/config/config.ts";
 import { recordVerifiedEmail } from "../domain/directory/record_verified_email.ts";
-import { importPeople, parseImportRecord } from "../domain/directory/import_people.ts";
 import {
   bearer,
   countCharges,
@@ -17,6 +16,7 @@ import {
   DB_TEST,
   type TestEnv,
 } from "./harness.ts";
+import { importProfiles } from "./profiles.ts";
 
 interface BillableRoute {
   path: string;
@@ -93,29 +93,6 @@ const ROUTES: BillableRoute[] = [
     setup: (env) => importProfiles(env),
   },
 ];
-
-/** Two people with profile URLs and verified addresses, in the directory. */
-async function importProfiles(env: TestEnv): Promise<void> {
-  const records = [["Ada", "Lovelace"], ["Charles", "Babbage"]].map(([given, surname]) => {
-    const parsed = parseImportRecord({
-      name: `${given} ${surname}`,
-      given,
-      surname,
-      title: "Engineer",
-      companyName: "Analytical Engines",
-      companyDomain: "analytical.example",
-      networkUrl: `https://network.example/in/${given}-${surname}`.toLowerCase(),
-      emails: [{
-        address: `${given}.${surname}@analytical.example`.toLowerCase(),
-        status: "valid",
-        verifiedAt: new Date(env.clock.now()).toISOString(),
-      }],
-    });
-    if (!parsed.ok) throw new Error(parsed.message);
-    return parsed.record;
-  });
-  await importPeople(env.db.sql, records);
-}
 
 function post(env: TestEnv, path: string, body: unknown, headers: Record<string, string>) {
   return env.app.request(path, {

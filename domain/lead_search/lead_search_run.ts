@@ -4,6 +4,7 @@
  */
 import { controlCharacterMessage, hasControlCharacter } from "../shared/control_characters.ts";
 import { ServiceError } from "../errors.ts";
+import { characterCount } from "../shared/character_count.ts";
 import { HEADCOUNT_RANGES } from "../directory/directory_person.ts";
 
 export const RUN_STATUSES = [
@@ -151,7 +152,7 @@ export function normalizeFilters(value: unknown): LeadFilters {
         );
       }
       const trimmed = member.trim().replace(/\s+/g, " ");
-      if (trimmed.length > MAX_FILTER_MEMBER_LENGTH) {
+      if (characterCount(trimmed) > MAX_FILTER_MEMBER_LENGTH) {
         throw new ServiceError(
           "validation_error",
           `filters.${name} members must be at most ${MAX_FILTER_MEMBER_LENGTH} characters`,

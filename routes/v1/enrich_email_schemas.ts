@@ -1,16 +1,21 @@
 /** Request and answer schemas of `POST /api/v1/enrich/email` (spec §2.7, §4.5). */
 import { z } from "@hono/zod-openapi";
 import { ENRICH_REASONS } from "../../domain/enrich/enrich_answer.ts";
-import { LookupBillingFields } from "../schemas.ts";
+import { LookupBillingFields, maxCharacters, NOT_BLANK } from "../schemas.ts";
 
 export const EnrichBodySchema = z.object({
-  email: z.string({
-    error: (issue) =>
-      issue.input === undefined || issue.input === null
-        ? "email is required"
-        : "email must be a string",
-  }).trim().min(1, "email must not be blank").max(320, "email must be at most 320 characters")
+  email: maxCharacters(
+    z.string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? "email is required"
+          : "email must be a string",
+    }).trim().min(1, "email must not be blank"),
+    320,
+    "email must be at most 320 characters",
+  )
     .openapi({
+      pattern: NOT_BLANK,
       description:
         "The address to enrich; trimmed and lower-cased first. A non-blank value that is not a well-formed address is answered `invalid-input`, not billed",
       example: "grace.hopper@acme.test",

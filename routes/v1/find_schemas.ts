@@ -2,44 +2,99 @@
 import { z } from "@hono/zod-openapi";
 import { ServiceError } from "../../domain/errors.ts";
 import { bareHost } from "../../domain/find/bare_host.ts";
-import { EMAIL_STATUSES, FIND_REASONS, type FindMode } from "../../domain/find/find_answer.ts";
+import {
+  EMAIL_STATUSES,
+  FIND_MODES,
+  FIND_REASONS,
+  type FindMode,
+} from "../../domain/find/find_answer.ts";
 import type { FindInput } from "../../domain/find/find_work_email.ts";
 import { MAIL_PROVIDERS } from "../../domain/find/mail_provider.ts";
 import {
   controlCharacterMessage,
   hasAnyControlCharacter,
 } from "../../domain/shared/control_characters.ts";
-import { CreditsChargedField, LookupBillingFields } from "../schemas.ts";
+import {
+  CreditsChargedField,
+  LookupBillingFields,
+  maxCharacters,
+  NO_CONTROL_AT_ALL,
+  NOT_BLANK_NO_CONTROL_AT_ALL,
+} from "../schemas.ts";
 
 /** One line of text: every control character (C0 with tab and line breaks, DEL, C1) is refused. */
 const text = (field: string, max: number) =>
-  z.string({ error: `${field} must be a string` })
-    .max(max, `${field} must be at most ${max} characters`)
+  maxCharacters(
+    z.string({ error: `${field} must be a string` }),
+    max,
+    `${field} must be at most ${max} characters`,
+  )
     .refine((value) => !hasAnyControlCharacter(value), controlCharacterMessage(field))
+    .openapi({ pattern: NO_CONTROL_AT_ALL })
     .optional();
+
+/**
+ * What `toFindInput` requires of each mode, for the document (JSON Schema `if`/`then`/`else`):
+ * `network` needs an http(s) `networkUrl`; any other mode needs a non-blank `name` and `company`,
+ * and `email` mode (the default, and any unknown mode) a company that names a host.
+ */
+const HOST_LABEL = "(?![xX][nN]--)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+/**
+ * A host of at most 253 characters with a letter-led top label (so never an IP address),
+ * optionally as a website URL.
+ */
+const COMPANY_HOST =
+  `^(?:[hH][tT][tT][pP][sS]?://)?(?=[^/?#]{1,253}(?:[/?#]|$))(?:${HOST_LABEL}\\.)+[A-Za-z]{2,63}\\.?(?:[/?#][^\\s]*)?$`;
+const PROFILE_URL =
+  `^[hH][tT][tT][pP][sS]?://(?:${HOST_LABEL}\\.)*[A-Za-z][A-Za-z0-9-]{0,62}(?::[0-9]{1,4})?(?:[/?#][^\\s]*)?$`;
+/**
+ * A branch names every field (the ones it does not constrain as `{}`): linters that check
+ * examples with `unevaluatedProperties: false` judge each branch on its own.
+ */
+const branch = (required: string[], constrained: Record<string, unknown>) => ({
+  ...(required.length > 0 ? { required } : {}),
+  properties: { mode: {}, name: {}, company: {}, networkUrl: {}, ...constrained },
+});
+const modeIs = (mode: FindMode) => ({
+  required: ["mode"],
+  properties: { mode: { const: mode }, name: {}, company: {}, networkUrl: {} },
+});
+const FIND_MODE_RULES = {
+  if: modeIs("network"),
+  then: branch(["networkUrl"], { networkUrl: { pattern: PROFILE_URL } }),
+  else: {
+    ...branch(["name", "company"], { name: { pattern: NOT_BLANK_NO_CONTROL_AT_ALL } }),
+    if: modeIs("company"),
+    then: branch([], { company: { pattern: NOT_BLANK_NO_CONTROL_AT_ALL } }),
+    else: branch([], { company: { pattern: COMPANY_HOST } }),
+  },
+};
 
 export const FindBodySchema = z.object({
   mode: z.string({ error: "mode must be a string" }).optional().openapi({
+    enum: [...FIND_MODES],
     description:
-      "`email` (default): name + company domain. `company`: name + company name. `network`: a profile URL. Any other value is treated as `email`",
+      "`email` (default): name + company domain. `company`: name + company name. `network`: a profile URL. The service treats any other value as `email`",
     example: "email",
   }),
   name: text("name", 256).openapi({
     description:
-      "The person's full name (modes `email` and `company`). One line: any control character (tab, CR, LF, other C0, DEL, C1) is a validation_error, as in `company` and `networkUrl`",
+      "The person's full name; required, not blank, in modes `email` and `company`. One line: any control character (tab, CR, LF, other C0, DEL, C1) is a validation_error, as in `company` and `networkUrl`",
     example: "Ada Lovelace",
   }),
   company: text("company", 256).openapi({
     description:
-      "`email` mode: the company's domain or website URL (reduced to its bare host, e.g. `https://www.acme.com/about` → `acme.com`). `company` mode: the company's name",
+      "Required in modes `email` and `company`. `email` mode: the company's domain or website URL (reduced to its bare host, e.g. `https://www.acme.com/about` → `acme.com`; a name that is itself a public suffix, such as `co.uk`, names no company and is refused). `company` mode: the company's name",
     example: "acme.com",
   }),
   networkUrl: text("networkUrl", 2048).openapi({
-    description: "`network` mode: the person's professional-network profile URL",
+    description:
+      "Required in `network` mode: the person's http(s) professional-network profile URL",
     example: "https://www.linkedin.com/in/ada-lovelace",
   }),
 }).openapi("FindRequest", {
   example: { mode: "email", name: "Ada Lovelace", company: "acme.com" },
+  ...FIND_MODE_RULES,
 });
 
 type FindBody = z.infer<typeof FindBodySchema>;

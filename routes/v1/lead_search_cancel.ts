@@ -6,7 +6,12 @@ import type { AppEnv } from "../app_env.ts";
 import { CONTENT_TYPE_MESSAGE } from "../errors.ts";
 import { keyedAndLimited } from "../guard.ts";
 import { isJsonMediaType, parseMediaType } from "../media_type.ts";
-import { API_KEY_SECURITY, COMMON_ERROR_RESPONSES, errorContent } from "../schemas.ts";
+import {
+  API_KEY_SECURITY,
+  COMMON_ERROR_RESPONSES,
+  errorContent,
+  INCOMPLETE_RESPONSE,
+} from "../schemas.ts";
 import { CancelAnswerSchema } from "./lead_search_schemas.ts";
 import { RunIdParams } from "./lead_search_run.ts";
 
@@ -23,7 +28,20 @@ export function mountLeadSearchCancel(app: OpenAPIHono<AppEnv>, ctx: DomainConte
       "`queued` → `cancelled` at once (nothing charged, the reservation released); `processing` → `cancelling` (the run stops at its next page; only delivered leads are charged); a `cancelling` run answers `cancelling` again; a finished run answers `already-terminal`. Free. The body may be a JSON object, `null`, or empty (an empty body needs no Content-Type).",
     security: API_KEY_SECURITY,
     middleware: keyedAndLimited(ctx, "account"),
-    request: { params: RunIdParams },
+    request: {
+      params: RunIdParams,
+      // Documented here, read by `readCancelBody` (an empty body needs no Content-Type, which a
+      // validated JSON body would): a plain JSON Schema, so the library adds no validator.
+      body: {
+        required: false,
+        description: "Optional: a JSON object (its members are ignored) or `null`",
+        content: {
+          "application/json": {
+            schema: { anyOf: [{ type: "object" }, { type: "null" }], example: {} },
+          },
+        },
+      },
+    },
     responses: {
       200: {
         description: "The run's status after the cancel",
@@ -31,6 +49,7 @@ export function mountLeadSearchCancel(app: OpenAPIHono<AppEnv>, ctx: DomainConte
       },
       400: errorContent("`validation_error`: the body is not a JSON object, null, or empty"),
       404: errorContent("`not_found`: no run with this id in this workspace"),
+      503: INCOMPLETE_RESPONSE,
       ...COMMON_ERROR_RESPONSES,
     },
   });

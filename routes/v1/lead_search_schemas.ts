@@ -3,25 +3,46 @@ import { z } from "@hono/zod-openapi";
 import { HEADCOUNT_RANGES } from "../../domain/directory/directory_person.ts";
 import {
   MAX_COUNT,
+  MAX_FILTER_MEMBER_LENGTH,
   MAX_FILTER_MEMBERS,
   RUN_STATUSES,
   unknownFilterMessage,
 } from "../../domain/lead_search/lead_search_run.ts";
-import { BalanceSchema } from "../schemas.ts";
+import { BalanceSchema, holding, NO_CONTROL } from "../schemas.ts";
+
+/** A job title's words are its letters and digits (`titleWords`): a member must hold one. */
+const JOB_TITLE_MEMBER = holding("[\\p{L}\\p{N}]");
+
+/** The form of a run id (`newId("run")`); the document states it, any other names no run. */
+export const RUN_ID_PATTERN = "^run_[0-9a-f]{20}$";
 
 const COUNT_RULE = `count must be an integer from 1 to ${MAX_COUNT}`;
 
-const members = (name: string, description: string, example: string[]) =>
-  z.array(z.string({ error: `filters.${name} members must be strings` }), {
-    error: `filters.${name} must be an array of strings`,
-  }).max(MAX_FILTER_MEMBERS, `filters.${name} must have at most ${MAX_FILTER_MEMBERS} members`)
+/**
+ * A criterion's members. The verb (`normalizeFilters`) checks each member; the document states the
+ * same rules: at most 200 characters, no control character, and for a job title a letter or digit.
+ */
+const members = (
+  name: string,
+  description: string,
+  example: string[],
+  pattern = NO_CONTROL,
+) =>
+  z.array(
+    z.string({ error: `filters.${name} members must be strings` }).openapi({
+      maxLength: MAX_FILTER_MEMBER_LENGTH,
+      pattern,
+    }),
+    { error: `filters.${name} must be an array of strings` },
+  ).max(MAX_FILTER_MEMBERS, `filters.${name} must have at most ${MAX_FILTER_MEMBERS} members`)
     .optional().openapi({ description, example });
 
 export const LeadFiltersSchema = z.object({
   jobTitle: members(
     "jobTitle",
-    "Any member matches a title containing all of its words (case ignored)",
+    "Any member matches a title containing all of its words (case ignored); each member holds a letter or a digit",
     ["sales manager", "head of sales"],
+    JOB_TITLE_MEMBER,
   ),
   location: members(
     "location",
@@ -65,6 +86,7 @@ export const LeadSearchStartBodySchema = z.object({
   continueFromRunId: z.string({ error: "continueFromRunId must be a string" }).nullable()
     .optional()
     .openapi({
+      pattern: RUN_ID_PATTERN,
       description:
         "A finished run of this workspace to continue: its filters apply (filters given must equal them) and leads delivered anywhere in its chain are skipped. null, like leaving it out, starts a new run (no continuation)",
       example: "run_0a1b2c3d4e5f60718293",

@@ -1,7 +1,7 @@
 /** Request and answer schemas of the two name-parse operations (spec §2.3, §2.4, §4.1, §4.2). */
 import { z } from "@hono/zod-openapi";
 import { MAX_NAME_LENGTH } from "../../domain/name_parse/name_answer.ts";
-import { BalanceSchema } from "../schemas.ts";
+import { BalanceSchema, NOT_BLANK } from "../schemas.ts";
 
 const SPELLING_MESSAGE = "spelling must be as-written or folded";
 export const NAMES_NOT_AN_ARRAY_MESSAGE = "names must be an array of 1 to 100 strings";
@@ -21,8 +21,10 @@ export const ParseNameBodySchema = z.object({
         ? "name is required"
         : "name must be a string",
   }).openapi({
-    // Documented only: the verb checks the length and answers its own message (spec §4.1).
+    // Documented only: the verb checks blank and length and answers its own messages (§4.1).
+    minLength: 1,
     maxLength: MAX_NAME_LENGTH,
+    pattern: NOT_BLANK,
     description:
       'The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme"), a maiden name or alias after it ("née Smith", "aka Janie") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; an organisation\'s name ("Acme Inc.") does not split; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")',
     example: "Dr. Tanaka Hiroshi",

@@ -1,27 +1,38 @@
 /** Request and answer schemas of `POST /api/v1/network-search` (spec §2.6, §4.4). */
 import { z } from "@hono/zod-openapi";
-import { CreditsChargedField, LookupBillingFields, withoutControlCharacters } from "../schemas.ts";
+import {
+  CreditsChargedField,
+  LookupBillingFields,
+  maxCharacters,
+  NOT_BLANK_NO_CONTROL,
+  withoutControlCharacters,
+} from "../schemas.ts";
 
 const requiredName = (field: string) =>
   withoutControlCharacters(
-    z.string({
-      error: (issue) =>
-        issue.input === undefined || issue.input === null
-          ? `${field} is required`
-          : `${field} must be a string`,
-    }).trim().min(1, `${field} must not be blank`).max(
+    maxCharacters(
+      z.string({
+        error: (issue) =>
+          issue.input === undefined || issue.input === null
+            ? `${field} is required`
+            : `${field} must be a string`,
+      }).trim().min(1, `${field} must not be blank`),
       128,
       `${field} must be at most 128 characters`,
     ),
     field,
+    NOT_BLANK_NO_CONTROL,
   );
 
 export const NetworkSearchBodySchema = z.object({
   firstName: requiredName("firstName").openapi({ example: "Grace" }),
   lastName: requiredName("lastName").openapi({ example: "Hopper" }),
   company: withoutControlCharacters(
-    z.string({ error: "company must be a string" }).trim()
-      .max(256, "company must be at most 256 characters"),
+    maxCharacters(
+      z.string({ error: "company must be a string" }).trim(),
+      256,
+      "company must be at most 256 characters",
+    ),
     "company",
   ).optional().openapi({
     description:

@@ -7,7 +7,7 @@ import {
   API_KEY_SECURITY,
   BalanceSchema,
   COMMON_ERROR_RESPONSES,
-  errorContent,
+  INCOMPLETE_RESPONSE,
 } from "../schemas.ts";
 
 const PricesSchema = z.object({
@@ -44,9 +44,7 @@ export function mountPoints(app: OpenAPIHono<AppEnv>, ctx: DomainContext): void 
         description: "Balance and prices",
         content: { "application/json": { schema: z.object({ data: PointsSchema }) } },
       },
-      503: errorContent(
-        "`incomplete`: the service could not reach its database; try again shortly",
-      ),
+      503: INCOMPLETE_RESPONSE,
       ...COMMON_ERROR_RESPONSES,
     },
   });

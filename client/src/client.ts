@@ -1,0 +1,220 @@
+/**
+ * The typed client: one method per operation of the service, over openapi-fetch with the types
+ * openapi-typescript generated from the served document (`openapi_types.ts`). Every lookup sends
+ * an Idempotency-Key (made here unless given), so a retry is never billed twice; 429 and 409
+ * `idempotency_in_progress` are retried after the service's `Retry-After`, a bounded number of
+ * times; any other refusal is thrown as an `ApiError` carrying the API's `code`.
+ */
+import createClient from "openapi-fetch";
+import { ApiError, toApiError } from "./errors.ts";
+import type { components, paths } from "./openapi_types.ts";
+
+type Schemas = components["schemas"];
+export type ParseNameRequest = Schemas["ParseNameRequest"];
+export type ParsedName = Schemas["ParsedName"];
+export type ParseNameBatchRequest = Schemas["ParseNameBatchRequest"];
+export type ParsedNameBatch = Schemas["ParsedNameBatch"];
+export type FindRequest = Schemas["FindRequest"];
+export type FindAnswer = Schemas["FindAnswer"];
+export type NetworkSearchRequest = Schemas["NetworkSearchRequest"];
+export type NetworkSearchAnswer = Schemas["NetworkSearchAnswer"];
+export type EnrichEmailRequest = Schemas["EnrichEmailRequest"];
+export type EnrichEmailAnswer = Schemas["EnrichEmailAnswer"];
+export type LeadSearchStartRequest = Schemas["LeadSearchStartRequest"];
+export type LeadSearchStartAnswer = Schemas["LeadSearchStartAnswer"];
+export type LeadSearchRunPage = Schemas["LeadSearchRunPage"];
+export type LeadSearchCancelAnswer = Schemas["LeadSearchCancelAnswer"];
+export type Lead = Schemas["Lead"];
+export type Points = Schemas["Points"];
+export type Health = Schemas["Health"];
+
+export interface ClientOptions {
+  /** The service's address, e.g. `https://contacts.example.com`. */
+  baseUrl: string;
+  /** A workspace API key, `svc_sk_…`. */
+  apiKey: string;
+  /** Retries of a 429 or a 409 `idempotency_in_progress` before the error is thrown (default 3). */
+  maxRetries?: number;
+  /** The longest wait before one retry, in milliseconds (default 60 000). */
+  maxRetryDelayMs?: number;
+  /** Makes the Idempotency-Key of a lookup called without one (default a random UUID). */
+  makeIdempotencyKey?: () => string;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Per call: an Idempotency-Key of your own (to retry later without paying twice). */
+export interface CallOptions {
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface IterateOptions {
+  /** Wait between polls of a run still working (default 2 000 ms). */
+  pollIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+const TERMINAL = new Set(["completed", "cancelled", "failed"]);
+/** Leads per page of a run (the service's page size). */
+export const LEADS_PER_PAGE = 25;
+
+/** The operations billed per call, each with an Idempotency-Key. */
+type LookupPath =
+  | "/api/v1/name/parse"
+  | "/api/v1/name/parse/batch"
+  | "/api/v1/find"
+  | "/api/v1/network-search"
+  | "/api/v1/enrich/email"
+  | "/api/v1/lead-search";
+type LookupBody<P extends LookupPath> = paths[P]["post"]["requestBody"]["content"][
+  "application/json"
+];
+type LookupAnswer<P extends LookupPath> = paths[P]["post"]["responses"][200]["content"][
+  "application/json"
+]["data"];
+
+export type ContactDataClient = ReturnType<typeof createContactDataClient>;
+
+export function createContactDataClient(options: ClientOptions) {
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    headers: { Authorization: `Bearer ${options.apiKey}` },
+    fetch: options.fetch,
+  });
+  const maxRetries = options.maxRetries ?? 3;
+  const maxDelay = options.maxRetryDelayMs ?? 60_000;
+  const makeKey = options.makeIdempotencyKey ?? (() => crypto.randomUUID());
+
+  /** One operation's answer, retried while the service says to wait; its `data`, or a throw. */
+  async function send<T>(
+    attempt: () => Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    for (let retries = 0;; retries++) {
+      const { data, error, response } = await attempt();
+      if (response.ok && data) return data.data;
+      const failure = toApiError(response, error);
+      const waits = failure.code === "rate_limited" || failure.code === "idempotency_in_progress";
+      if (!waits || retries >= maxRetries) throw failure;
+      const seconds = failure.details.retryAfterSeconds ?? 2 ** retries;
+      await sleep(Math.min(Math.max(seconds, 0) * 1000, maxDelay), signal);
+    }
+  }
+
+  /** A billed lookup: its body, an Idempotency-Key (made unless given), its answer's `data`. */
+  const lookup =
+    <P extends LookupPath>(path: P) =>
+    (body: LookupBody<P>, call?: CallOptions): Promise<LookupAnswer<P>> => {
+      // One key for every attempt: a retry of the same call is never billed twice.
+      const params = { header: { "idempotency-key": call?.idempotencyKey ?? makeKey() } };
+      // The path is one of the lookups, so the body and answer types above are the path's own.
+      const post = api.POST as unknown as (path: P, init: unknown) => ReturnType<typeof api.POST>;
+      return send(
+        () =>
+          post(path, { body, params, signal: call?.signal }) as Promise<
+            { data?: { data: LookupAnswer<P> }; error?: unknown; response: Response }
+          >,
+        call?.signal,
+      );
+    };
+
+  const leadSearch = {
+    /** Starts a run: `queued`, with the worst case reserved (or `reason` when refused). */
+    start: lookup("/api/v1/lead-search"),
+    /** The run and one page (1-based, 25 leads) of what it delivered. Free. */
+    get: (runId: string, query: { page?: number } = {}, signal?: AbortSignal) =>
+      send<LeadSearchRunPage>(
+        () =>
+          api.GET("/api/v1/lead-search/runs/{runId}", {
+            params: { path: { runId }, query },
+            signal,
+          }),
+        signal,
+      ),
+    /** Cancels a run (`cancelled`, `cancelling` or `already-terminal`). Free. */
+    cancel: (runId: string, signal?: AbortSignal): Promise<LeadSearchCancelAnswer> =>
+      send(
+        () =>
+          api.POST("/api/v1/lead-search/runs/{runId}/cancel", {
+            params: { path: { runId } },
+            body: {},
+            signal,
+          }),
+        signal,
+      ),
+    /**
+     * The run's leads as they are delivered, one array at a time (a page of 25, or what has
+     * arrived of the page being filled), until the run is terminal and every lead was yielded.
+     */
+    async *iterate(runId: string, iterate: IterateOptions = {}): AsyncGenerator<Lead[]> {
+      let page = 1;
+      let seen = 0;
+      for (;;) {
+        const run = await leadSearch.get(runId, { page }, iterate.signal);
+        const fresh = run.results.slice(seen);
+        if (fresh.length > 0) yield fresh;
+        seen = run.results.length;
+        // A full page is final: read the next one. A run ends only after its last delivery,
+        // so a terminal status beside a page that is not full means every lead was yielded.
+        if (seen >= LEADS_PER_PAGE) {
+          page++;
+          seen = 0;
+          continue;
+        }
+        if (TERMINAL.has(run.status)) return;
+        await sleep(iterate.pollIntervalMs ?? 2_000, iterate.signal);
+      }
+    },
+  };
+
+  return {
+    names: {
+      /** Splits one name into given name and surname. */
+      parse: lookup("/api/v1/name/parse"),
+      /** Splits up to 100 names; each row is answered and billed on its own. */
+      parseBatch: lookup("/api/v1/name/parse/batch"),
+    },
+    /** Finds a verified work email (modes `email`, `company`, `network`). */
+    find: lookup("/api/v1/find"),
+    /** Finds a person's public professional-network profile. */
+    networkSearch: lookup("/api/v1/network-search"),
+    /** Turns an email address into a contact profile. */
+    enrichEmail: lookup("/api/v1/enrich/email"),
+    leadSearch,
+    /** The balance and the price table. Free. */
+    getPoints: (signal?: AbortSignal): Promise<Points> =>
+      send(() => api.GET("/api/v1/points", { signal }), signal),
+    /** Store status; no key needed. Resolves for 200 and 503 alike (read `status`). */
+    getHealth: async (signal?: AbortSignal): Promise<Health> => {
+      const { data, error, response } = await api.GET("/healthz", { signal });
+      const health = data ?? error;
+      if (!health || typeof health !== "object" || !("status" in health)) {
+        throw toApiError(response, error);
+      }
+      return health as Health;
+    },
+    /** The service's OpenAPI 3.1 document. */
+    getOpenApiDocument: async (signal?: AbortSignal): Promise<Record<string, unknown>> => {
+      const { data, error, response } = await api.GET("/api/v1/openapi.json", { signal });
+      if (!data) throw toApiError(response, error);
+      return data;
+    },
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
+export { ApiError };
