@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Turn an email address into a contact profile
-         * @description Sources in this order: the service's own records; then Gravatar and GitHub; then, when these state a profile or a name at a company, the professional-network cross-reference. Addresses and domains on the workspace's do-not-contact list are refused before any work, a replay under an Idempotency-Key too (an address listed since its first answer is answered `do-not-contact`, free). If any source the enrichment needs cannot answer, nothing is delivered and nothing is billed. Counts against the workspace's `enrich` rate-limit budget (the one budget the web app's enrich tool will share).
+         * @description Every source, in this order: the service's own records; then Gravatar and GitHub; then, when these state a profile or a name at a company, the professional-network cross-reference. Each field comes from the first source that stated it; `sources` says which source stated which field, and when. What they stated is written to the service's record of the address, which then answers alone for ENRICH_MAX_AGE_DAYS. Addresses and domains on the workspace's do-not-contact list are refused before any work, a replay under an Idempotency-Key too (an address listed since its first answer is answered `do-not-contact`, free). If any source the enrichment needs cannot answer, nothing is delivered and nothing is billed. Counts against the workspace's `enrich` rate-limit budget (the one budget the web app's enrich tool will share).
          *
          *     Cost: 10 points per completed enrichment (found or not, or from our records).
          *
@@ -231,7 +231,7 @@ export interface paths {
         put?: never;
         /**
          * Find a person's public professional-network profile
-         * @description The service's directory answers first, then nothing else: no web-search provider is configured (NETWORK_SEARCH_PROVIDER), so the directory alone answers. Every outcome is a 200; zero matches on a completed search is an empty `matches` without a reason. Billed per completed search, matches or none (a cached answer too); a provider that cannot answer is not billed.
+         * @description The service's directory answers first, then nothing else: no web-search provider is configured (NETWORK_SEARCH_PROVIDER, or a BRAVE_SEARCH_KEY or SERPAPI_KEY alone), so the directory alone answers. Every outcome is a 200; zero matches on a completed search is an empty `matches` without a reason. Billed per completed search, matches or none (a cached answer too); a provider that cannot answer is not billed.
          *
          *     Cost: 5 points per completed search (matches or none).
          *
@@ -517,7 +517,7 @@ export interface components {
             name?: string;
             /**
              * @description Required in `network` mode: the person's http(s) professional-network profile URL
-             * @example https://network.example/in/ada-lovelace
+             * @example https://www.linkedin.com/in/ada-lovelace
              */
             networkUrl?: string;
         };
@@ -862,7 +862,7 @@ export interface components {
             name: string;
             /**
              * @description The profile URL; pass it to find in `network` mode
-             * @example https://network.example/in/grace-hopper
+             * @example https://www.linkedin.com/in/grace-hopper
              */
             networkUrl: string;
             title: string | null;
@@ -886,8 +886,12 @@ export interface components {
         } | null;
         /** @description The evidence behind `status`; null when no mail server or record was consulted */
         VerificationEvidence: {
+            /** @description Whether that TLS session's certificate chained to a trusted root for the MX name; TLS is used either way. Null without TLS */
+            certificateVerified: boolean | null;
             /** @description When it was read (ISO 8601) */
             checkedAt: string;
+            /** @description Whether the SMTP session ran over TLS (STARTTLS, opportunistic as between mail servers); null when no session was held */
+            encrypted: boolean | null;
             /**
              * @description Its enhanced status code
              * @example 2.1.5
@@ -900,6 +904,12 @@ export interface components {
             method: "smtp" | "directory";
             /** @description The MX host that gave the deciding reply */
             mxHost: string | null;
+            /**
+             * @description Who runs the MX host, read from its name (`aspmx.l.google.com` → google, `*.mail.protection.outlook.com` → microsoft, `*.pphosted.com` → proofpoint, …; `other` when unknown). Gateways may accept every recipient: the catch-all probe tells. Null without an MX host
+             * @example google
+             * @enum {string|null}
+             */
+            provider: "google" | "microsoft" | "proofpoint" | "mimecast" | "barracuda" | "cisco" | "trendmicro" | "sophos" | "forcepoint" | "yahoo" | "zoho" | "fastmail" | "apple" | "proton" | "yandex" | "amazon" | "other" | null;
             /**
              * @description Its reply code
              * @example 250
