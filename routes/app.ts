@@ -21,6 +21,10 @@ import { mountEnrichEmail } from "./v1/enrich_email.ts";
 import { mountLeadSearchStart } from "./v1/lead_search.ts";
 import { mountLeadSearchRun } from "./v1/lead_search_run.ts";
 import { mountLeadSearchCancel } from "./v1/lead_search_cancel.ts";
+import { mountBulkJobCreate } from "./v1/bulk_jobs.ts";
+import { mountBulkJobRead } from "./v1/bulk_job.ts";
+import { mountBulkJobResults } from "./v1/bulk_job_results.ts";
+import { mountBulkJobCancel } from "./v1/bulk_job_cancel.ts";
 import { mountDocs } from "./docs.ts";
 import { validationMessage } from "./validation_message.ts";
 import { mountWebApp } from "./app/mount_web_app.tsx";
@@ -34,6 +38,9 @@ export interface AppOptions {
 export const METHOD_NOT_ALLOWED_MESSAGE = "Method not allowed";
 /** Far above the largest valid request (100 names of 256 characters). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** A bulk job's body: 10,000 rows of a few hundred characters at the most. */
+export const MAX_BULK_BODY_BYTES = 8 * 1024 * 1024;
+const BULK_JOBS_PATH = "/api/v1/bulk/jobs";
 
 export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -45,7 +52,12 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   });
 
   app.use("*", requestContext(ctx.logger, { log: options.logRequests ?? true }));
-  app.use("/api/*", limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB"));
+  const oneMegabyte = limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB");
+  const bulkLimit = limitBody(MAX_BULK_BODY_BYTES, "A bulk job's body must be at most 8 MB");
+  app.use(
+    "/api/*",
+    (c, next) => c.req.path === BULK_JOBS_PATH ? bulkLimit(c, next) : oneMegabyte(c, next),
+  );
   app.use("/api/*", jsonContentType());
 
   mountHealth(app, ctx);
@@ -58,6 +70,10 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountLeadSearchStart(app, ctx);
   mountLeadSearchRun(app, ctx);
   mountLeadSearchCancel(app, ctx);
+  mountBulkJobCreate(app, ctx);
+  mountBulkJobRead(app, ctx);
+  mountBulkJobResults(app, ctx);
+  mountBulkJobCancel(app, ctx);
   mountDocs(app, ctx);
 
   let document: Record<string, unknown> | undefined;
