@@ -29,7 +29,8 @@ export function mountBulkJobCreate(app: OpenAPIHono<AppEnv>, ctx: DomainContext)
       headers: OptionalIdempotencyHeaders,
       query: BulkJobQuery,
       body: {
-        required: true,
+        // (required would run the JSON validator on a CSV body too; a missing body is refused below)
+        required: false,
         content: {
           "application/json": { schema: BulkJobBodySchema },
           "text/csv": {
@@ -65,7 +66,13 @@ export function mountBulkJobCreate(app: OpenAPIHono<AppEnv>, ctx: DomainContext)
       operation = query.operation;
       submitted = readCsvRows(operation, await c.req.text());
     } else {
-      const body = c.req.valid("json") as z.infer<typeof BulkJobBodySchema>;
+      const body = c.req.valid("json") as Partial<z.infer<typeof BulkJobBodySchema>>;
+      if (!body.operation || !body.rows) {
+        throw new ServiceError(
+          "validation_error",
+          "The body must be JSON {operation, rows} or a CSV (Content-Type: text/csv)",
+        );
+      }
       operation = body.operation;
       submitted = jsonRows(body.rows);
     }
