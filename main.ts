@@ -171,7 +171,7 @@ export async function startService(
       ? [
         startBulkJobRunner(ctx, {
           pollMs: config.leadSearch.pollMs,
-          leaseMs: Math.max(config.leadSearch.leaseMs, 60_000),
+          leaseMs: config.bulkLeaseMs,
         }),
         startWebhookDispatcher(ctx),
       ]

@@ -96,6 +96,11 @@ export interface Config {
   /** `PROVIDER_TIMEOUT_SECONDS`: the longest wait for an HTTP provider (web search, Gravatar, GitHub, Wikidata). */
   providerTimeoutMs: number;
   leadSearch: LeadSearchConfig;
+  /**
+   * `BULK_LEASE_SECONDS` (default 120): how long a runner's claim on a bulk job lasts without a
+   * page; above the longest page (50 rows, each bounded by `VERIFY_LOOKUP_SECONDS`).
+   */
+  bulkLeaseMs: number;
   /** `WEBHOOK_ALLOW_PRIVATE_ADDRESSES`, `WEBHOOK_TIMEOUT_SECONDS` (webhook_settings.ts). */
   webhooks: WebhookSettings;
 }
@@ -662,6 +667,7 @@ export function loadConfig(env: Env): Config {
       max: 600,
     }),
     leadSearch: leadSearchConfig(env, deployment !== null),
+    bulkLeaseMs: seconds(env, "BULK_LEASE_SECONDS", 120, { min: 0.1, max: 3600 }),
     webhooks: {
       allowPrivateAddresses: flag(env, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", false),
       timeoutMs: seconds(env, "WEBHOOK_TIMEOUT_SECONDS", 15, { min: 0.1, max: 120 }),
