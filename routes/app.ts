@@ -25,6 +25,8 @@ import { mountBulkJobCreate } from "./v1/bulk_jobs.ts";
 import { mountBulkJobRead } from "./v1/bulk_job.ts";
 import { mountBulkJobResults } from "./v1/bulk_job_results.ts";
 import { mountBulkJobCancel } from "./v1/bulk_job_cancel.ts";
+import { mountWebhooks } from "./v1/webhooks.ts";
+import { mountPointsLedger } from "./v1/points_ledger.ts";
 import { mountDocs } from "./docs.ts";
 import { validationMessage } from "./validation_message.ts";
 import { mountWebApp } from "./app/mount_web_app.tsx";
@@ -74,6 +76,8 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountBulkJobRead(app, ctx);
   mountBulkJobResults(app, ctx);
   mountBulkJobCancel(app, ctx);
+  mountWebhooks(app, ctx);
+  mountPointsLedger(app, ctx);
   mountDocs(app, ctx);
 
   let document: Record<string, unknown> | undefined;
