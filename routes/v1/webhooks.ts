@@ -43,10 +43,15 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, ctx: DomainContext): voi
           content: {
             "application/json": {
               schema: z.object({
-                url: z.string({ error: "url must be a string" }).max(2048),
+                url: z.string({ error: "url must be a string" }).max(2048).openapi({
+                  description: "An https URL whose host resolves to global addresses only",
+                  example: "https://93.184.215.14/hooks/contact-data",
+                }),
                 events: z.array(z.string({ error: "events must be strings" }), {
                   error: "events must be an array",
-                }).max(10),
+                }).max(10).openapi({
+                  example: ["bulk.job.completed", "lead_search.run.completed"],
+                }),
               }),
             },
           },
