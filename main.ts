@@ -25,6 +25,8 @@ import { createApp, MAX_BODY_BYTES } from "./routes/app.ts";
 import { serveHttp } from "./server/http_server.ts";
 import { findLaunchers, type Launcher, stopOnSignals } from "./server/process_lifecycle.ts";
 import { type CronJobs, registerCronJobs } from "./workers/cron_job.ts";
+import { startBulkJobRunner } from "./workers/bulk_job_runner.ts";
+import { startWebhookDispatcher, WEBHOOK_CRON_JOB } from "./workers/webhook_dispatcher.ts";
 import { IDEMPOTENCY_SWEEP_JOB } from "./workers/idempotency_sweeper.ts";
 import { EMBEDDED_DATABASE_MAINTENANCE_JOB } from "./workers/embedded_database_maintenance.ts";
 import {
@@ -39,6 +41,7 @@ export const SERVICE_CRON_JOBS = [
   IDEMPOTENCY_SWEEP_JOB,
   LEAD_SEARCH_CRON_JOB,
   EMBEDDED_DATABASE_MAINTENANCE_JOB,
+  WEBHOOK_CRON_JOB,
 ] as const;
 
 export interface StartServiceOptions {
@@ -139,6 +142,7 @@ export async function startService(
       verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
       network: config.network,
       enrichMaxAgeDays: config.enrichMaxAgeDays,
+      webhooks: config.webhooks,
     },
   });
   const app = createApp(ctx, { logRequests: config.logRequests });
@@ -161,6 +165,18 @@ export async function startService(
       drivenFromCron: config.leadSearch.driveFromCron,
     });
   }
+  // Bulk jobs and webhooks follow the lead-search runner's switch (tests start them explicitly).
+  const mainThreadLoops =
+    (options.leadSearchRunner ?? workers) && config.leadSearch.runner !== "off"
+      ? [
+        startBulkJobRunner(ctx, {
+          pollMs: config.leadSearch.pollMs,
+          leaseMs: config.bulkLeaseMs,
+        }),
+        startWebhookDispatcher(ctx),
+      ]
+      : [];
+  const stopLoops = () => Promise.all(mainThreadLoops.map((loop) => loop.stop()));
   let server: ReturnType<typeof serveHttp>;
   try {
     server = serveHttp({
@@ -174,7 +190,7 @@ export async function startService(
       onListen: ({ hostname, port }) => logger.info("listening", { hostname, port }),
     }, app.fetch);
   } catch (error) {
-    await Promise.all([leadSearchRunner?.stop(), cronJobs?.detach()]);
+    await Promise.all([leadSearchRunner?.stop(), cronJobs?.detach(), stopLoops()]);
     await db.close();
     kv.close();
     throw listenError(config, error);
@@ -194,6 +210,7 @@ export async function startService(
         server.shutdown(config.stopGraceMs),
         leadSearchRunner?.stop(),
         cronJobs?.detach(),
+        stopLoops(),
       ]);
       await db.close();
       kv.close();

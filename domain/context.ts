@@ -18,6 +18,7 @@ import type { ReverseLookup } from "./providers/reverse_lookup/port.ts";
 import type { WebSearch } from "./providers/web_search/port.ts";
 import type { ResultCache } from "./lookups/result_cache.ts";
 import type { ProfileNetwork } from "./shared/profile_network.ts";
+import type { WebhookSettings } from "./webhooks/webhook_settings.ts";
 
 /** The outside services a verb may reach, each a port with a fake beside it for tests. */
 export interface Ports {
@@ -39,6 +40,8 @@ export interface LookupSettings {
   network: ProfileNetwork;
   /** How long enrich answers from what it wrote to the directory before asking every source again. */
   enrichMaxAgeDays: number;
+  /** How webhooks are sent (default: https at global addresses, 15 s an attempt). */
+  webhooks?: WebhookSettings;
 }
 
 export interface DomainContext extends Ports {

@@ -21,6 +21,12 @@ import { mountEnrichEmail } from "./v1/enrich_email.ts";
 import { mountLeadSearchStart } from "./v1/lead_search.ts";
 import { mountLeadSearchRun } from "./v1/lead_search_run.ts";
 import { mountLeadSearchCancel } from "./v1/lead_search_cancel.ts";
+import { mountBulkJobCreate } from "./v1/bulk_jobs.ts";
+import { mountBulkJobRead } from "./v1/bulk_job.ts";
+import { mountBulkJobResults } from "./v1/bulk_job_results.ts";
+import { mountBulkJobCancel } from "./v1/bulk_job_cancel.ts";
+import { mountWebhooks } from "./v1/webhooks.ts";
+import { mountPointsLedger } from "./v1/points_ledger.ts";
 import { mountDocs } from "./docs.ts";
 import { mountOpenApi } from "./v1/openapi.ts";
 import { MCP_PATH, mountMcp } from "./mcp/mount_mcp.ts";
@@ -36,6 +42,9 @@ export interface AppOptions {
 export const METHOD_NOT_ALLOWED_MESSAGE = "Method not allowed";
 /** Far above the largest valid request (100 names of 256 characters). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** A bulk job's body: 10,000 rows of a few hundred characters at the most. */
+export const MAX_BULK_BODY_BYTES = 8 * 1024 * 1024;
+const BULK_JOBS_PATH = "/api/v1/bulk/jobs";
 
 export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -47,7 +56,12 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   });
 
   app.use("*", requestContext(ctx.logger, { log: options.logRequests ?? true }));
-  app.use("/api/*", limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB"));
+  const oneMegabyte = limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB");
+  const bulkLimit = limitBody(MAX_BULK_BODY_BYTES, "A bulk job's body must be at most 8 MB");
+  app.use(
+    "/api/*",
+    (c, next) => c.req.path === BULK_JOBS_PATH ? bulkLimit(c, next) : oneMegabyte(c, next),
+  );
   app.use("/api/*", jsonContentType());
   app.use(MCP_PATH, limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB"));
 
@@ -61,6 +75,12 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountLeadSearchStart(app, ctx);
   mountLeadSearchRun(app, ctx);
   mountLeadSearchCancel(app, ctx);
+  mountBulkJobCreate(app, ctx);
+  mountBulkJobRead(app, ctx);
+  mountBulkJobResults(app, ctx);
+  mountBulkJobCancel(app, ctx);
+  mountWebhooks(app, ctx);
+  mountPointsLedger(app, ctx);
   mountDocs(app, ctx);
 
   let document: Record<string, unknown> | undefined;

@@ -22,6 +22,7 @@ import { DEFAULT_PROFILE_NETWORK, type ProfileNetwork } from "../domain/shared/p
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { type AppOptions, createApp } from "../routes/app.ts";
 import type { NameModel } from "../model/types.ts";
+import type { WebhookSettings } from "../domain/webhooks/webhook_settings.ts";
 
 /** Ports for tests that reach no outside service: each answers that it is unavailable. */
 export const OFFLINE_PORTS: Ports = {
@@ -83,6 +84,7 @@ export interface TestEnvOptions {
   /** The profile network (default: the service's default, the real one). */
   network?: ProfileNetwork;
   enrichMaxAgeDays?: number;
+  webhooks?: WebhookSettings;
 }
 
 export interface TestEnv {
@@ -120,6 +122,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
       verifiedEmailMaxAgeDays: options.verifiedEmailMaxAgeDays ?? 90,
       network: options.network ?? DEFAULT_PROFILE_NETWORK,
       enrichMaxAgeDays: options.enrichMaxAgeDays ?? 30,
+      webhooks: options.webhooks,
     },
   });
   const app = createApp(ctx, options.app);

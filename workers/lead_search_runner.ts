@@ -28,6 +28,7 @@ import {
 } from "../domain/lead_search/search_directory_page.ts";
 import { recoverExpiredLeases } from "../domain/lead_search/recover_expired_leases.ts";
 import type { CronJob } from "./cron_job.ts";
+import { startPollingLoop } from "./polling_loop.ts";
 
 export const LEASE_SWEEP_SCHEDULE = "* * * * *";
 
@@ -65,45 +66,14 @@ export function startLeadSearchRunner(
   options: { pollMs: number; leaseMs: number; pageDelayMs?: number },
 ): LeadSearchRunner {
   const search = runnerSearch(options.pageDelayMs ?? pageDelayFromEnv());
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-      wake = done;
-    });
-
-  const loop = (async () => {
-    while (!stopping) {
-      try {
-        const outcome = await runLeadSearch(ctx, {
-          leaseMs: options.leaseMs,
-          shouldStop: () => stopping,
-          search,
-        });
-        if (outcome.kind !== "idle") continue;
-      } catch (error) {
-        ctx.logger.warn("lead search runner error", {
-          errorName: (error as Error)?.name ?? typeof error,
-          errorCode: String((error as { code?: unknown })?.code ?? ""),
-        });
-      }
-      if (!stopping) await sleep(options.pollMs);
-    }
-  })();
-
-  return {
-    stop: async () => {
-      stopping = true;
-      wake?.();
-      await loop;
-    },
-  };
+  return startPollingLoop({
+    pollMs: options.pollMs,
+    logger: ctx.logger,
+    failureMessage: "lead search runner error",
+    step: async (stopping) =>
+      (await runLeadSearch(ctx, { leaseMs: options.leaseMs, shouldStop: stopping, search }))
+        .kind !== "idle",
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { WebhookSettings } from "../webhooks/webhook_settings.ts";
 import { isIP } from "node:net";
 import { normalizeApiKey } from "../auth/api_key.ts";
 import { DEFAULT_PROFILE_NETWORK, type ProfileNetwork } from "../shared/profile_network.ts";
@@ -38,6 +39,7 @@ export const RATE_LIMIT_BUDGETS = [
   "network_search",
   "enrich",
   "lead_search",
+  "bulk",
   "sign_in",
 ] as const;
 export type RateLimitBudget = typeof RATE_LIMIT_BUDGETS[number];
@@ -94,6 +96,13 @@ export interface Config {
   /** `PROVIDER_TIMEOUT_SECONDS`: the longest wait for an HTTP provider (web search, Gravatar, GitHub, Wikidata). */
   providerTimeoutMs: number;
   leadSearch: LeadSearchConfig;
+  /**
+   * `BULK_LEASE_SECONDS` (default 120): how long a runner's claim on a bulk job lasts without a
+   * page; above the longest page (50 rows, each bounded by `VERIFY_LOOKUP_SECONDS`).
+   */
+  bulkLeaseMs: number;
+  /** `WEBHOOK_ALLOW_PRIVATE_ADDRESSES`, `WEBHOOK_TIMEOUT_SECONDS` (webhook_settings.ts). */
+  webhooks: WebhookSettings;
 }
 
 /** The lead-search runner (`LEAD_SEARCH_*`). */
@@ -218,6 +227,8 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, RateLimitRule> = {
   network_search: { limit: 120, windowSeconds: 60 },
   enrich: { limit: 120, windowSeconds: 60 },
   lead_search: { limit: 30, windowSeconds: 60 },
+  // Bulk-job starts and dry-run quotes (one request, up to 10,000 rows).
+  bulk: { limit: 30, windowSeconds: 60 },
   // Web-app sign-in attempts, counted per address and per client (domain/members/sign_in.ts).
   sign_in: { limit: 10, windowSeconds: 300 },
 };
@@ -656,6 +667,11 @@ export function loadConfig(env: Env): Config {
       max: 600,
     }),
     leadSearch: leadSearchConfig(env, deployment !== null),
+    bulkLeaseMs: seconds(env, "BULK_LEASE_SECONDS", 120, { min: 0.1, max: 3600 }),
+    webhooks: {
+      allowPrivateAddresses: flag(env, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", false),
+      timeoutMs: seconds(env, "WEBHOOK_TIMEOUT_SECONDS", 15, { min: 0.1, max: 120 }),
+    },
   };
 }
 

@@ -10,7 +10,7 @@
  * Idempotency-Key checks the list again: an address listed since is answered `do-not-contact`.
  */
 import type { DomainContext } from "../context.ts";
-import { type Billing, runBilledCall } from "../billing/billed_call.ts";
+import { type Billing, runBilledCall, type WorkOutcome } from "../billing/billed_call.ts";
 import { isDoNotContact } from "../do_not_contact/is_do_not_contact.ts";
 import type { ReverseLookupUnavailable } from "../providers/reverse_lookup/port.ts";
 import type { WebSearchUnavailable } from "../providers/web_search/port.ts";
@@ -32,32 +32,13 @@ export async function enrichEmail(
   // The normal form the do-not-contact list uses too (IDN domains in ASCII); null: malformed.
   const normal = normalizeEmail(input.email);
   const email = normal ?? input.email.trim().toLowerCase();
-  const part = [{ part: "enrich", price: "enrich" as const }];
   const result = await runBilledCall<EnrichAnswer>(ctx, {
     workspaceId: input.workspaceId,
     scope: ENRICH_SCOPE,
     request: { email },
     idempotencyKey: input.idempotencyKey,
     worstCase: ctx.prices.enrich,
-    work: async () => {
-      if (normal === null) {
-        return { answer: refused(email, "invalid-input"), parts: [], final: false };
-      }
-      if (await isDoNotContact(ctx.db.sql, { workspaceId: input.workspaceId, email })) {
-        return { answer: refused(email, "do-not-contact"), parts: [], final: false };
-      }
-      const cached = await ctx.resultCache.get<EnrichAnswer>(ENRICH_SCOPE, { email });
-      if (cached) return { answer: { ...cached, cached: true }, parts: part, final: true };
-      const read = await readStatements(ctx, email);
-      if (read.kind === "unavailable") {
-        return { answer: refused(email, reasonOf(read.why)), parts: [], final: false };
-      }
-      const now = new Date(ctx.clock.now()).toISOString();
-      const answer = answerOf(email, read.statements, now);
-      if (read.person && read.consulted) await writeBackEnrichment(ctx, read.person, answer, now);
-      await ctx.resultCache.set(ENRICH_SCOPE, { email }, answer);
-      return { answer, parts: part, final: true };
-    },
+    work: () => enrichWork(ctx, { workspaceId: input.workspaceId, email: input.email }),
     store: (answer) => answer,
     // The list may have grown since: a replay never delivers a person listed now (free, as
     // every replay; `replay` stays true: it answers the earlier call with this key).
@@ -70,6 +51,37 @@ export async function enrichEmail(
     return { ...refused(email, "insufficient-credits"), ...result.billing };
   }
   return { ...result.answer, ...result.billing };
+}
+
+const ENRICH_PART = [{ part: "enrich", price: "enrich" as const }];
+
+/**
+ * The enrichment itself, with the part it makes billable: the single call bills it through
+ * `runBilledCall`, a bulk job's row from its job's reservation (domain/bulk/answer_bulk_row.ts).
+ */
+export async function enrichWork(
+  ctx: DomainContext,
+  input: { workspaceId: string; email: string },
+): Promise<WorkOutcome<EnrichAnswer>> {
+  const normal = normalizeEmail(input.email);
+  const email = normal ?? input.email.trim().toLowerCase();
+  if (normal === null) {
+    return { answer: refused(email, "invalid-input"), parts: [], final: false };
+  }
+  if (await isDoNotContact(ctx.db.sql, { workspaceId: input.workspaceId, email })) {
+    return { answer: refused(email, "do-not-contact"), parts: [], final: false };
+  }
+  const cached = await ctx.resultCache.get<EnrichAnswer>(ENRICH_SCOPE, { email });
+  if (cached) return { answer: { ...cached, cached: true }, parts: ENRICH_PART, final: true };
+  const read = await readStatements(ctx, email);
+  if (read.kind === "unavailable") {
+    return { answer: refused(email, reasonOf(read.why)), parts: [], final: false };
+  }
+  const now = new Date(ctx.clock.now()).toISOString();
+  const answer = answerOf(email, read.statements, now);
+  if (read.person && read.consulted) await writeBackEnrichment(ctx, read.person, answer, now);
+  await ctx.resultCache.set(ENRICH_SCOPE, { email }, answer);
+  return { answer, parts: ENRICH_PART, final: true };
 }
 
 function answerOf(email: string, statements: Statement[], retrievedAt: string): EnrichAnswer {

@@ -63,7 +63,7 @@ export async function findWorkEmail(
     request: find,
     idempotencyKey: input.idempotencyKey,
     worstCase: findWorstCase(ctx, find.mode),
-    work: () => lookup(ctx, input.workspaceId, find),
+    work: () => lookupFind(ctx, input.workspaceId, find),
     store: (answer) => answer,
     replay: (stored) => stored as FindAnswer,
   });
@@ -90,7 +90,11 @@ function outcome(answer: FindAnswer, parts: BillablePart[]): WorkOutcome<FindAns
   return { answer, parts, final: answer.reason === null || !RETRYABLE.has(answer.reason) };
 }
 
-async function lookup(
+/**
+ * The lookup itself, with the parts it makes billable: the single call bills them through
+ * `runBilledCall`, a bulk job's row from its job's reservation (domain/bulk/answer_bulk_row.ts).
+ */
+export async function lookupFind(
   ctx: DomainContext,
   workspaceId: string,
   find: FindInput,

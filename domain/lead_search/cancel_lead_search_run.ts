@@ -8,6 +8,7 @@
 import type { DomainContext } from "../context.ts";
 import { releaseReservation } from "../billing/release_reservation.ts";
 import { ServiceError } from "../errors.ts";
+import { enqueueWebhookEvent } from "../webhooks/enqueue_webhook_event.ts";
 import { isTerminal, type RunRow } from "./lead_search_run.ts";
 import { refuseImpossibleRunId, RUN_NOT_FOUND_MESSAGE } from "./read_lead_search_run.ts";
 
@@ -43,6 +44,13 @@ export async function cancelLeadSearchRun(
                 SET status = 'cancelled', lease_token = NULL, lease_until = NULL,
                     finished_at = ${at}, updated_at = ${at}
               WHERE id = ${run.id}`;
+    await enqueueWebhookEvent(tx, {
+      workspaceId: run.workspace_id,
+      type: "lead_search.run.completed",
+      id: run.id,
+      status: "cancelled",
+      at,
+    });
     return "cancelled" as const;
   });
   ctx.logger.info("lead search cancel", { runId: input.runId, status });

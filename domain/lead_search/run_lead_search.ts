@@ -6,8 +6,8 @@
  * can neither deliver nor bill, and that the run is still `processing`: a page searched while a
  * cancel came in is dropped unbilled. Between pages the run is re-read: `cancelling` ends it as
  * `cancelled`. At the end the reservation is released (what was not settled returns to
- * `available`) in the transaction that sets the terminal status. A directory that cannot answer
- * ends the run `failed`; leads already delivered stay charged.
+ * `available`) in the transaction that sets the terminal status and queues the run's webhooks.
+ * A directory that cannot answer ends the run `failed`; leads already delivered stay charged.
  *
  * Tolerates running twice: a second runner cannot claim a leased run, and one that lost its lease
  * stops at its next page without writing.
@@ -16,6 +16,7 @@ import type { RunnerContext } from "../context.ts";
 import { settleReservation } from "../billing/settle_reservation.ts";
 import { releaseReservation } from "../billing/release_reservation.ts";
 import type { TransactionSql } from "../stores/database.ts";
+import { enqueueWebhookEvent } from "../webhooks/enqueue_webhook_event.ts";
 import { PAGE_SIZE, type RunRow, type RunStatus } from "./lead_search_run.ts";
 import {
   createPagedDirectorySearch,
@@ -104,6 +105,13 @@ export async function runLeadSearch(
                       lease_token = NULL, lease_until = NULL,
                       finished_at = ${now()}, updated_at = ${now()}
                 WHERE id = ${runId}`;
+      await enqueueWebhookEvent(tx, {
+        workspaceId: current.workspace_id,
+        type: "lead_search.run.completed",
+        id: runId,
+        status: final,
+        at: now(),
+      });
       return final;
     });
     if (done === null) return { kind: "lease-lost", runId } as const;

@@ -64,7 +64,7 @@ export function mountLeadSearchCancel(app: OpenAPIHono<AppEnv>, ctx: DomainConte
 }
 
 /** Accepts an empty body (any Content-Type), or JSON `null` or an object sent as JSON. */
-async function readCancelBody(request: Request): Promise<void> {
+export async function readCancelBody(request: Request): Promise<void> {
   const text = await request.text();
   if (text.trim() === "") return;
   const type = request.headers.get("content-type") ?? "";

@@ -1,0 +1,46 @@
+/**
+ * A job's rows in input order, each with its input lines, the operation's answer and what it
+ * cost, read a chunk at a time so that a 10,000-row download never sits in memory whole. Rows not
+ * answered (yet, or ever: a cancelled job) come with `state` `pending` and no answer.
+ */
+import type { DomainContext } from "../context.ts";
+import type { BulkRowInput, JobRowRecord } from "./bulk_job.ts";
+import { readBulkJob } from "./read_bulk_job.ts";
+
+export interface BulkResultRow {
+  lines: number[];
+  input: BulkRowInput;
+  state: "answered" | "pending";
+  answer: Record<string, unknown> | null;
+  cost: number;
+}
+
+const CHUNK = 500;
+
+export async function readBulkResults(
+  ctx: DomainContext,
+  input: { workspaceId: string; jobId: string },
+): Promise<{ operation: "find" | "enrich"; rows: AsyncIterable<BulkResultRow[]> }> {
+  const job = await readBulkJob(ctx, input);
+  const sql = ctx.db.sql;
+  async function* chunks(): AsyncIterable<BulkResultRow[]> {
+    let after = 0;
+    while (true) {
+      const rows = await sql<JobRowRecord[]>`
+        SELECT position, lines, input, answer, cost FROM bulk_job_rows
+         WHERE job_id = ${job.id} AND position > ${after}
+         ORDER BY position LIMIT ${CHUNK}`;
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1].position;
+      yield rows.map((row) => ({
+        lines: row.lines,
+        input: row.input,
+        state: row.answer === null ? "pending" : "answered",
+        answer: row.answer,
+        cost: row.cost ?? 0,
+      }));
+      if (rows.length < CHUNK) return;
+    }
+  }
+  return { operation: job.operation, rows: chunks() };
+}

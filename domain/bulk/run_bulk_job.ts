@@ -1,0 +1,221 @@
+/**
+ * The bulk-job loop, a plain async function on the lead-search runner's pattern: claim one
+ * active job whose lease is free or expired (`FOR UPDATE SKIP LOCKED` + a new lease token), then
+ * answer it page by page. A page is up to `JOB_PAGE_SIZE` unanswered rows, a mail domain's rows
+ * together; each row is answered by its operation's own lookup (`answer_bulk_row.ts`); then the
+ * rows' answers, the page's settlement from the job's reservation (charge key
+ * `bulk:<jobId>:page:<n>`) and the job's counters commit in one transaction that first checks the
+ * lease is still ours and the job still `processing`. So a runner killed mid-page left its rows
+ * unanswered and uncharged (the next runner answers them again), one killed after the commit
+ * left them answered and charged once, and one whose lease was taken over writes nothing.
+ * When no row is left the reservation is released with the terminal status.
+ *
+ * Rows of different domains are answered concurrently (`ROW_CONCURRENCY`); rows of one domain one
+ * after another, so the first fills the verifier's caches (mail hosts, catch-all verdict) and the
+ * rest skip the DNS and the catch-all probe. Each row still opens its own SMTP session for its
+ * candidates: the engine verifies one person per lookup (docs/bulk-jobs.md).
+ */
+import type { DomainContext } from "../context.ts";
+import { settleReservation } from "../billing/settle_reservation.ts";
+import type { TransactionSql } from "../stores/database.ts";
+import { type BulkRowInput, JOB_PAGE_SIZE, type JobRow, type JobStatus } from "./bulk_job.ts";
+import { answerBulkRow, type RowAnswer } from "./answer_bulk_row.ts";
+import { endBulkJob } from "./end_bulk_job.ts";
+
+export const DEFAULT_JOB_LEASE_MS = 60_000;
+/** Domains answered at once within a page. */
+export const ROW_CONCURRENCY = 16;
+
+export interface RunBulkJobOptions {
+  leaseMs?: number;
+  /** Asked between pages: true hands the job back (lease cleared) for another runner. */
+  shouldStop?: () => boolean;
+  /** Only this job (tests); otherwise the oldest claimable one. */
+  jobId?: string;
+  /** Stop after this many pages, keeping the lease (tests: a runner that "dies" mid-job). */
+  maxPages?: number;
+  /** A pause before each page's work (tests: a window to kill the process mid-job). */
+  pageDelayMs?: number;
+}
+
+export type RunBulkJobOutcome =
+  | { kind: "idle" }
+  | { kind: "finished"; jobId: string; status: JobStatus }
+  | { kind: "handed-back"; jobId: string }
+  | { kind: "lease-lost"; jobId: string }
+  | { kind: "paused"; jobId: string };
+
+interface PendingRow {
+  position: number;
+  group_key: string;
+  input: BulkRowInput;
+}
+
+export async function runBulkJob(
+  ctx: DomainContext,
+  options: RunBulkJobOptions = {},
+): Promise<RunBulkJobOutcome> {
+  const leaseMs = options.leaseMs ?? DEFAULT_JOB_LEASE_MS;
+  const sql = ctx.db.sql;
+  const leaseToken = crypto.randomUUID();
+  const now = () => new Date(ctx.clock.now());
+  const leaseEnd = () => new Date(ctx.clock.now() + leaseMs);
+
+  const claimed = await sql<JobRow[]>`
+    UPDATE bulk_jobs
+       SET status = 'processing', lease_token = ${leaseToken}, lease_until = ${leaseEnd()},
+           started_at = coalesce(started_at, ${now()}), updated_at = ${now()}
+     WHERE id = (
+       SELECT id FROM bulk_jobs
+        WHERE status IN ('queued', 'processing')
+          AND (lease_until IS NULL OR lease_until <= ${now()})
+          ${options.jobId ? sql`AND id = ${options.jobId}` : sql``}
+        ORDER BY created_at, id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED)
+    RETURNING *`;
+  const job = claimed[0];
+  if (!job) return { kind: "idle" };
+  const jobId = job.id;
+  ctx.logger.info("bulk job claimed", { jobId });
+
+  const lockOurs = async (tx: TransactionSql) =>
+    (await tx<JobRow[]>`
+      SELECT * FROM bulk_jobs
+       WHERE id = ${jobId} AND lease_token = ${leaseToken} AND status = 'processing'
+       FOR UPDATE`)[0];
+
+  let pagesThisClaim = 0;
+  while (true) {
+    const fresh = (await sql<JobRow[]>`SELECT * FROM bulk_jobs WHERE id = ${jobId}`)[0];
+    if (!fresh) return { kind: "lease-lost", jobId };
+    // Cancelled meanwhile: the cancel released the reservation and ended the job.
+    if (fresh.status !== "processing") return { kind: "finished", jobId, status: fresh.status };
+    if (fresh.lease_token !== leaseToken) return { kind: "lease-lost", jobId };
+    if (options.shouldStop?.()) {
+      await sql`UPDATE bulk_jobs SET lease_token = NULL, lease_until = NULL, updated_at = ${now()}
+                 WHERE id = ${jobId} AND lease_token = ${leaseToken}`;
+      ctx.logger.info("bulk job handed back", { jobId });
+      return { kind: "handed-back", jobId };
+    }
+    if (options.maxPages !== undefined && pagesThisClaim >= options.maxPages) {
+      return { kind: "paused", jobId };
+    }
+
+    const pending = await sql<PendingRow[]>`
+      SELECT position, group_key, input FROM bulk_job_rows
+       WHERE job_id = ${jobId} AND page IS NULL
+       ORDER BY group_key, position
+       LIMIT ${JOB_PAGE_SIZE}`;
+    if (pending.length === 0) {
+      const ended = await sql.begin(async (tx) => {
+        const current = await lockOurs(tx);
+        if (!current) return null;
+        await endBulkJob(tx, { job: current, status: "completed", at: now() });
+        return "completed" as const;
+      });
+      if (ended === null) return { kind: "lease-lost", jobId };
+      ctx.logger.info("bulk job finished", { jobId, status: ended });
+      return { kind: "finished", jobId, status: ended };
+    }
+
+    if (options.pageDelayMs) await new Promise((r) => setTimeout(r, options.pageDelayMs));
+    const answers = await answerPage(ctx, fresh, pending);
+    // A job cancelled or taken over meanwhile drops the page unbilled; the loop's top says which.
+    const delivered = await sql.begin(async (tx) => {
+      const current = await lockOurs(tx);
+      if (!current) return false;
+      await recordPage(tx, current, answers, { at: now(), leaseUntil: leaseEnd() });
+      return true;
+    });
+    if (delivered) pagesThisClaim++;
+  }
+}
+
+/** Answers a page: rows of one group in order, up to `ROW_CONCURRENCY` groups at once. */
+async function answerPage(
+  ctx: DomainContext,
+  job: JobRow,
+  rows: PendingRow[],
+): Promise<Map<number, RowAnswer>> {
+  const groups = new Map<string, PendingRow[]>();
+  for (const row of rows) {
+    const group = groups.get(row.group_key);
+    if (group) group.push(row);
+    else groups.set(row.group_key, [row]);
+  }
+  const queue = [...groups.values()];
+  const answers = new Map<number, RowAnswer>();
+  const lane = async () => {
+    for (let group = queue.shift(); group; group = queue.shift()) {
+      for (const row of group) {
+        answers.set(
+          row.position,
+          await answerBulkRow(ctx, {
+            workspaceId: job.workspace_id,
+            operation: job.operation,
+            row: row.input,
+          }),
+        );
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ROW_CONCURRENCY, queue.length) }, lane));
+  return answers;
+}
+
+/**
+ * Records a page's answers and settles its price from the job's reservation, in the caller's
+ * transaction with the job row locked and our lease checked. Rows answered meanwhile by another
+ * holder are not written again (then the whole page is refused: nothing is charged twice).
+ */
+async function recordPage(
+  tx: TransactionSql,
+  job: JobRow,
+  answers: Map<number, RowAnswer>,
+  input: { at: Date; leaseUntil: Date },
+): Promise<void> {
+  const page = job.pages + 1;
+  const items = [...answers].map(([position, row]) => ({
+    position,
+    answer: row.answer,
+    reason: row.reason,
+    found: row.found,
+    cost: row.cost,
+  }));
+  const written = await tx`
+    UPDATE bulk_job_rows AS r
+       SET answer = v.answer, reason = v.reason, found = v.found, cost = v.cost,
+           page = ${page}, answered_at = ${input.at}
+      FROM jsonb_to_recordset(${tx.json(items as never)}::jsonb)
+             AS v(position integer, answer jsonb, reason text, found boolean, cost integer)
+     WHERE r.job_id = ${job.id} AND r.position = v.position AND r.page IS NULL`;
+  if (written.count !== items.length) {
+    throw new Error("bulk page rows were answered by another runner");
+  }
+  const amount = items.reduce((sum, item) => sum + item.cost, 0);
+  if (amount > 0) {
+    if (!job.reservation_id) throw new Error("bulk job has a cost but no reservation");
+    const settled = await settleReservation(tx, {
+      workspaceId: job.workspace_id,
+      reservationId: job.reservation_id,
+      amount,
+      chargeKey: `bulk:${job.id}:page:${page}`,
+      operation: `bulk-${job.operation}`,
+    });
+    if (settled.outcome !== "settled") {
+      throw new Error(`bulk page could not be settled: ${settled.outcome}`);
+    }
+  }
+  const refused = { ...job.refused };
+  for (const item of items) {
+    if (item.reason !== null) refused[item.reason] = (refused[item.reason] ?? 0) + 1;
+  }
+  await tx`UPDATE bulk_jobs
+              SET done_count = done_count + ${items.length},
+                  found_count = found_count + ${items.filter((item) => item.found).length},
+                  credits_charged = credits_charged + ${amount},
+                  refused = ${tx.json(refused as never)}, pages = ${page},
+                  lease_until = ${input.leaseUntil}, updated_at = ${input.at}
+            WHERE id = ${job.id}`;
+}

@@ -1,0 +1,30 @@
+/**
+ * Deletes an endpoint: nothing more is sent to it, and its pending deliveries end `failed`. The
+ * row stays (soft delete) so the delivery log keeps its history.
+ */
+import type { DomainContext } from "../context.ts";
+import { ServiceError } from "../errors.ts";
+import { looksLikeId } from "../shared/new_id.ts";
+import { ENDPOINT_NOT_FOUND_MESSAGE } from "./webhook_endpoint.ts";
+
+export async function deleteWebhookEndpoint(
+  ctx: DomainContext,
+  input: { workspaceId: string; endpointId: string },
+): Promise<void> {
+  if (!looksLikeId("whe", input.endpointId)) {
+    throw new ServiceError("not_found", ENDPOINT_NOT_FOUND_MESSAGE);
+  }
+  const at = new Date(ctx.clock.now());
+  await ctx.db.sql.begin(async (tx) => {
+    const gone = await tx`
+      UPDATE webhook_endpoints SET deleted_at = ${at}, disabled_at = coalesce(disabled_at, ${at}),
+                                   disabled_why = coalesce(disabled_why, 'deleted')
+       WHERE id = ${input.endpointId} AND workspace_id = ${input.workspaceId}
+         AND deleted_at IS NULL`;
+    if (gone.count === 0) throw new ServiceError("not_found", ENDPOINT_NOT_FOUND_MESSAGE);
+    await tx`UPDATE webhook_deliveries
+                SET status = 'failed', next_attempt_at = NULL, last_error = 'endpoint deleted',
+                    lease_token = NULL, lease_until = NULL, updated_at = ${at}
+              WHERE endpoint_id = ${input.endpointId} AND status = 'pending'`;
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * A bulk job's results as files: JSON lines (one object per row: its input lines, input, state,
+ * the operation's answer and what it cost) or CSV (RFC 4180 with a byte-order mark, as the app's
+ * other downloads; one line per row with the input's fields, the answer's main fields and the
+ * cost). Shared by the API and the app's download.
+ */
+import type { BulkResultRow } from "../../domain/bulk/read_bulk_results.ts";
+import { csvField } from "../app/csv.ts";
+
+type Cell = string | null;
+type Column = [string, (row: BulkResultRow) => Cell];
+
+const text = (value: unknown): Cell => value === null || value === undefined ? null : String(value);
+const inputField = (name: string) => (row: BulkResultRow) =>
+  text((row.input as unknown as Record<string, unknown>)[name]);
+const answerField = (...path: string[]) => (row: BulkResultRow) => {
+  let value: unknown = row.answer;
+  for (const key of path) value = (value as Record<string, unknown> | null)?.[key];
+  return text(value);
+};
+const common = {
+  line: ["line", (row) => row.lines.join(" ")] as Column,
+  state: ["state", (row) => row.state] as Column,
+  cost: ["cost", (row) => String(row.cost)] as Column,
+};
+
+const COLUMNS: Record<"find" | "enrich", Column[]> = {
+  find: [
+    common.line,
+    ["mode", inputField("mode")],
+    ["name", inputField("name")],
+    ["company", (row) => inputField("domain")(row) ?? inputField("companyName")(row)],
+    ["networkUrl", inputField("networkUrl")],
+    common.state,
+    ["found", answerField("found")],
+    ["email", answerField("email")],
+    ["status", answerField("status")],
+    ["confidence", answerField("confidence")],
+    ["companyDomain", answerField("company", "domain")],
+    ["reason", answerField("reason")],
+    common.cost,
+  ],
+  enrich: [
+    common.line,
+    ["email", inputField("email")],
+    common.state,
+    ["found", answerField("found")],
+    ["name", answerField("person", "name")],
+    ["title", answerField("person", "title")],
+    ["companyName", answerField("person", "companyName")],
+    ["location", answerField("person", "location")],
+    ["networkUrl", answerField("person", "networkUrl")],
+    ["reason", answerField("reason")],
+    common.cost,
+  ],
+};
+
+/** The file as a stream of UTF-8 chunks, one per chunk of rows read. */
+export function resultsStream(
+  operation: "find" | "enrich",
+  chunks: AsyncIterable<BulkResultRow[]>,
+  format: "csv" | "jsonl",
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const columns = COLUMNS[operation];
+  const iterator = chunks[Symbol.asyncIterator]();
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      let out = "";
+      if (!started && format === "csv") {
+        out = "\uFEFF" + columns.map(([name]) => name).join(",") + "\r\n";
+      }
+      started = true;
+      const next = await iterator.next();
+      if (next.done) {
+        if (out) controller.enqueue(encoder.encode(out));
+        controller.close();
+        return;
+      }
+      for (const row of next.value) {
+        out += format === "csv"
+          ? columns.map(([, read]) => csvField(read(row))).join(",") + "\r\n"
+          : JSON.stringify(row) + "\n";
+      }
+      controller.enqueue(encoder.encode(out));
+    },
+  });
+}
