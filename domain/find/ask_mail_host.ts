@@ -3,9 +3,11 @@
  * EHLO → STARTTLS when offered (then EHLO again) → MAIL FROM → RCPT TO each recipient in order →
  * QUIT. It never sends DATA or BDAT.
  *
- * It asks every recipient given (the caller keeps the list within `VERIFY_MAX_RCPT_PER_SESSION`)
- * and stops early after an accepted one when `stopAtAccept`, after a 4xx when `stopAtTemporary`,
- * or at the first reply that ends the
+ * It asks the recipients given in order (the caller keeps the list within
+ * `VERIFY_MAX_RCPT_PER_SESSION`), leaving out those `skip` says are no longer needed (asked just
+ * before each RCPT, so an answer can spare the rest of its person's candidates), reporting every
+ * answer as it comes (`onAnswer`), and stops when `stopAfter` says so, or at the first reply that
+ * ends the
  * conversation: one about our sender or client (`sender`, `policy`), a 421, or one that fits no
  * reading. What each recipient got is returned as read; deciding what the answers mean, and
  * retrying greylisted ones, is the caller's (`verify_at_mail_host.ts`).
@@ -36,10 +38,12 @@ export interface AskMailHostInput {
   address: string;
   /** Full addresses to ask, in order. */
   recipients: readonly string[];
-  /** Stop after the first accepted recipient. */
-  stopAtAccept: boolean;
-  /** Stop after the first 4xx (a greylisting retry: one still deferred decides the lookup). */
-  stopAtTemporary: boolean;
+  /** Whether a recipient is no longer needed (asked just before its RCPT). */
+  skip(address: string): boolean;
+  /** Called with every answer as it is read. */
+  onAnswer(answer: RecipientAnswer): void;
+  /** Whether nothing more needs asking after this answer. */
+  stopAfter(answer: RecipientAnswer): boolean;
   useStartTls: boolean;
   config: VerifyConfig;
   caCerts?: string[];
@@ -64,7 +68,7 @@ export interface RecipientAnswer {
 }
 
 export type SessionResult =
-  /** The recipients asked, in order; fewer than given when the session stopped early. */
+  /** The recipients asked, in order; fewer than given when skipped or stopped early. */
   | { kind: "asked"; answers: RecipientAnswer[] }
   /** Refused before any recipient: at the greeting, EHLO or MAIL FROM. */
   | {
@@ -151,11 +155,13 @@ export async function askMailHost(input: AskMailHostInput): Promise<SessionResul
 
     const answers: RecipientAnswer[] = [];
     for (const address of input.recipients) {
+      if (input.skip(address)) continue;
       const reply = await session.rcptTo(address);
-      const reading = readRcptReply(reply);
-      answers.push({ address, reading, reply, tls: tls() });
-      if (reading === "accept" && input.stopAtAccept) break;
-      if (reading === "temporary" && input.stopAtTemporary) break;
+      const answer = { address, reading: readRcptReply(reply), reply, tls: tls() };
+      answers.push(answer);
+      input.onAnswer(answer);
+      if (input.stopAfter(answer)) break;
+      const { reading } = answer;
       if (reading !== "accept" && reading !== "reject" && reading !== "temporary") break;
     }
     return { kind: "asked", answers };

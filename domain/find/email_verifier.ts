@@ -65,4 +65,10 @@ export type VerificationOutcome =
 
 export interface EmailVerifier {
   verify(request: VerificationRequest): Promise<VerificationOutcome>;
+  /**
+   * Several people at one domain at once, sharing SMTP sessions (one catch-all probe, RCPTs
+   * packed within the per-session cap): one outcome per request, in order, each what `verify`
+   * would have answered. Only the engine in this process has it; callers fall back to `verify`.
+   */
+  verifyBatch?(requests: VerificationRequest[]): Promise<VerificationOutcome[]>;
 }

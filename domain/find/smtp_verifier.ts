@@ -106,17 +106,19 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
     return found.hosts;
   }
 
+  /** The outcomes of `groups` (each a person's candidates) at `domain`, one per group. */
   async function lookup(
-    request: VerificationRequest,
+    domain: string,
+    groups: readonly (readonly string[])[],
     signal: AbortSignal,
     progress: { mxHost: string | null; deadlineAt: number },
-  ): Promise<VerificationOutcome> {
-    const { domain, candidates } = request;
+  ): Promise<VerificationOutcome[]> {
+    const forAll = (outcome: VerificationOutcome) => groups.map(() => outcome);
     const known = await cache.readCatchAll(domain);
-    if (known?.catchAll) return { kind: "catch-all", evidence: known.evidence };
+    if (known?.catchAll) return forAll({ kind: "catch-all", evidence: known.evidence });
 
     const hosts = await mailHostsOf(domain, signal);
-    if (!Array.isArray(hosts)) return hosts;
+    if (!Array.isArray(hosts)) return forAll(hosts);
 
     // One probe address for the whole lookup: a greylisting retry must ask the same one.
     const probe = known?.catchAll === false ? null : `${randomLocalPart()}@${domain}`;
@@ -154,7 +156,7 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
           host: host.name,
           address,
           probe,
-          candidates,
+          groups,
           config,
           caCerts,
           clock,
@@ -168,29 +170,35 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
       }
       if (result?.kind === "decided") {
         const verdict = result.probeVerdict;
-        if (verdict && result.outcome.kind !== "unavailable") {
+        if (verdict && result.outcomes.some((outcome) => outcome.kind !== "unavailable")) {
           await cache.writeCatchAll(domain, verdict.catchAll, verdict.evidence);
         }
-        return result.outcome;
+        return result.outcomes;
       }
       if (result) failure = { why: result.why, evidence: result.evidence };
     }
     // Every host definitely unreachable from the internet: the domain cannot receive mail.
     if (missing + notPublic === hosts.length) {
-      return { kind: "unusable-domain", why: notPublic > 0 ? "no-public-address" : "no-mail-host" };
+      return forAll({
+        kind: "unusable-domain",
+        why: notPublic > 0 ? "no-public-address" : "no-mail-host",
+      });
     }
-    return { kind: "unavailable", ...failure };
+    return forAll({ kind: "unavailable", ...failure });
   }
 
-  return {
-    async verify(raw) {
-      const request = normalizeRequest(raw);
-      const controller = new AbortController();
-      const progress = {
-        mxHost: null as string | null,
-        deadlineAt: Date.now() + config.lookupTimeoutMs,
-      };
-      const timedOut = (): VerificationOutcome => ({
+  /** `lookup` within `lookupTimeoutMs`: past it, every group is `unavailable` (`timeout`). */
+  async function bounded(
+    domain: string,
+    groups: readonly (readonly string[])[],
+  ): Promise<VerificationOutcome[]> {
+    const controller = new AbortController();
+    const progress = {
+      mxHost: null as string | null,
+      deadlineAt: Date.now() + config.lookupTimeoutMs,
+    };
+    const timedOut = (): VerificationOutcome[] =>
+      groups.map(() => ({
         kind: "unavailable",
         why: "timeout",
         evidence: progress.mxHost === null ? null : {
@@ -202,25 +210,39 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
           certificateVerified: null,
           checkedAt: new Date(clock.now()).toISOString(),
         },
-      });
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = new Promise<VerificationOutcome>((resolve) => {
-        timer = setTimeout(() => {
-          controller.abort();
-          resolve(timedOut());
-        }, config.lookupTimeoutMs);
-      });
-      const work = lookup(request, controller.signal, progress).catch((error) => {
-        if (controller.signal.aborted) return timedOut();
-        throw error;
-      });
-      try {
-        return await Promise.race([work, deadline]);
-      } finally {
-        clearTimeout(timer);
-        // The deadline may have won: the lookup winds down on the aborted signal.
-        work.catch(() => {});
+      }));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<VerificationOutcome[]>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve(timedOut());
+      }, config.lookupTimeoutMs);
+    });
+    const work = lookup(domain, groups, controller.signal, progress).catch((error) => {
+      if (controller.signal.aborted) return timedOut();
+      throw error;
+    });
+    try {
+      return await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
+      // The deadline may have won: the lookup winds down on the aborted signal.
+      work.catch(() => {});
+    }
+  }
+
+  return {
+    async verify(raw) {
+      const request = normalizeRequest(raw);
+      return (await bounded(request.domain, [request.candidates]))[0];
+    },
+    verifyBatch(raw) {
+      const requests = raw.map(normalizeRequest);
+      const domain = requests[0]?.domain;
+      if (!domain || requests.some((request) => request.domain !== domain)) {
+        throw new RangeError("a verification batch is one or more requests at one domain");
       }
+      return bounded(domain, requests.map((request) => request.candidates));
     },
   };
 }

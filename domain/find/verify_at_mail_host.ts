@@ -1,21 +1,23 @@
 /**
- * Verification at one MX host address: the random catch-all probe (unless the domain is known
- * not to be catch-all) and the candidates, asked in order over as few sessions as the
- * `VERIFY_MAX_RCPT_PER_SESSION` cap allows, each session holding one of the host's
- * `VERIFY_MAX_SESSIONS_PER_HOST` slots.
+ * Verification at one MX host address for one or more people at the domain (`groups`: each
+ * person's candidates, most likely first): the random catch-all probe (unless the domain is known
+ * not to be catch-all) and then every person's candidates, asked in order over as few sessions as
+ * the `VERIFY_MAX_RCPT_PER_SESSION` cap allows, each session holding one of the host's
+ * `VERIFY_MAX_SESSIONS_PER_HOST` slots. Several people share the sessions (a bulk job's rows at one
+ * domain): one probe for all, and an address two people share is asked once.
  *
  * Greylisting, as real greylisting daemons do it (postgrey keys on client, sender and
  * recipient): the first pass goes on past a 4xx so that every recipient it needs is seen once,
- * stopping only at an accepted candidate. If any answer that matters was a 4xx, it waits
+ * leaving out only a person's candidates after one of theirs was accepted. If any answer that matters was a 4xx, it waits
  * `VERIFY_GREYLIST_RETRY_SECONDS` (when the lookup's deadline leaves room) and asks exactly those
  * recipients again, the same probe address included, in the same order, in a new session; a
  * changed recipient would be a new triplet and greylisted again, for ever.
  *
- * The verdict: the probe accepted → `catch-all`; the probe refused and the first candidate that
- * was not refused accepted → `valid`; the probe and every candidate refused → `rejected`; still a
- * 4xx after the retry → `unavailable` (`greylisted`). A reply about our sender or client ends the
- * lookup at once (`sender-rejected`, `policy`): nothing more is asked, and it says nothing about
- * any mailbox.
+ * The verdict, per person: the probe accepted → `catch-all`; the probe refused and the first of
+ * their candidates that was not refused accepted → `valid`; the probe and every candidate refused
+ * → `rejected`; still a 4xx after the retry → `unavailable` (`greylisted`). A reply about our
+ * sender or client ends the work at once for everyone (`sender-rejected`, `policy`): nothing more
+ * is asked, and it says nothing about any mailbox.
  */
 import type { VerifyConfig } from "../config/config.ts";
 import type { SmtpConnect, SmtpReply } from "../providers/smtp/smtp_client.ts";
@@ -38,7 +40,8 @@ export interface VerifyAtMailHostInput {
   address: string;
   /** The catch-all probe address (the same for the whole lookup), or null to skip the probe. */
   probe: string | null;
-  candidates: readonly string[];
+  /** Each person's candidate addresses, in the order to try. */
+  groups: readonly (readonly string[])[];
   config: VerifyConfig;
   caCerts?: string[];
   clock: Clock;
@@ -57,7 +60,8 @@ export type HostFailure = "hosts-down" | "timeout" | "tls-error";
 export type HostResult =
   | {
     kind: "decided";
-    outcome: VerificationOutcome;
+    /** One outcome per group, in order. */
+    outcomes: VerificationOutcome[];
     /** What the probe said, when it was asked and answered yes or no (for the cache). */
     probeVerdict: { catchAll: boolean; evidence: SmtpEvidence } | null;
   }
@@ -75,9 +79,11 @@ class Ended {
 }
 
 export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<HostResult> {
-  const { config, probe, candidates } = input;
+  const { config, probe, groups } = input;
   const answers = new Map<string, RecipientAnswer>();
   let useStartTls = true;
+  /** Groups whose recipients the retry still asks; null in the first pass. */
+  let retrying: Set<number> | null = null;
 
   const evidence = (reply: SmtpReply | null, tls: SessionTls | null): SmtpEvidence => ({
     mxHost: input.host,
@@ -89,18 +95,44 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
     checkedAt: new Date(input.clock.now()).toISOString(),
   });
   const answerEvidence = (answer: RecipientAnswer) => evidence(answer.reply, answer.tls);
+  /** The same outcome for everyone: the host said something about us, not about a mailbox. */
+  const everyone = (outcome: VerificationOutcome) =>
+    new Ended({ kind: "decided", outcomes: groups.map(() => outcome), probeVerdict: null });
   const unavailable = (why: UnavailableWhy, evidence: SmtpEvidence) =>
-    new Ended({
-      kind: "decided",
-      outcome: { kind: "unavailable", why, evidence },
-      probeVerdict: null,
-    });
+    everyone({ kind: "unavailable", why, evidence });
+
+  /** Where each address is a candidate (two people may share one). */
+  const groupsOf = new Map<string, number[]>();
+  groups.forEach((candidates, group) => {
+    for (const address of candidates) {
+      groupsOf.set(address, [...groupsOf.get(address) ?? [], group]);
+    }
+  });
+  /** A group is settled once one of its candidates was accepted (in the pass under way). */
+  const accepted = new Set<number>();
+  /** Groups that, on the retry, met a candidate still deferred: it decides them. */
+  const deferredAgain = new Set<number>();
+  const needed = (address: string): boolean => {
+    if (address === probe) return true;
+    return (groupsOf.get(address) ?? []).some((group) =>
+      !accepted.has(group) && !deferredAgain.has(group) &&
+      (retrying === null || retrying.has(group))
+    );
+  };
+  const onAnswer = (answer: RecipientAnswer) => {
+    answers.set(answer.address, answer);
+    for (const group of groupsOf.get(answer.address) ?? []) {
+      if (answer.reading === "accept") accepted.add(group);
+      if (retrying && answer.reading === "temporary") deferredAgain.add(group);
+    }
+  };
+  /** The probe accepted (catch-all) or, on the retry, still deferred: nothing else matters. */
+  const stopAfter = (answer: RecipientAnswer) =>
+    answer.address === probe &&
+    (answer.reading === "accept" || (retrying !== null && answer.reading === "temporary"));
 
   /** One session, holding a slot of the host; once more without STARTTLS if TLS failed. */
-  const session = async (
-    recipients: readonly string[],
-    retrying: boolean,
-  ): Promise<SessionResult> => {
+  const session = async (recipients: readonly string[]): Promise<SessionResult> => {
     const release = await input.slots.acquire(input.host, input.signal).catch(() => {
       throw new SmtpFailure("aborted", "waiting for a session slot: aborted");
     });
@@ -110,8 +142,9 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
           host: input.host,
           address: input.address,
           recipients,
-          stopAtAccept: true,
-          stopAtTemporary: retrying,
+          skip: (address) => !needed(address),
+          onAnswer,
+          stopAfter,
           useStartTls,
           config,
           caCerts: input.caCerts,
@@ -133,14 +166,12 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
     }
   };
 
-  /**
-   * Asks the recipients in order, a session per `maxRcptPerSession`; stops at an accept, and on
-   * the retry at a recipient still deferred (everything before it refused, it decides).
-   */
-  const pass = async (recipients: readonly string[], retrying: boolean) => {
-    for (let from = 0; from < recipients.length;) {
-      const batch = recipients.slice(from, from + config.maxRcptPerSession);
-      const result = await session(batch, retrying);
+  /** Asks the recipients still needed, in order, a session per `maxRcptPerSession`. */
+  const pass = async (recipients: readonly string[]) => {
+    let rest = recipients.filter(needed);
+    while (rest.length > 0) {
+      const batch = rest.slice(0, config.maxRcptPerSession);
+      const result = await session(batch);
       if (result.kind === "failed") {
         throw new Ended({
           kind: "failed",
@@ -159,7 +190,6 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
       }
       if (result.kind === "tls-failed") throw new Error("unreachable: handled in session()");
       for (const answer of result.answers) {
-        answers.set(answer.address, answer);
         switch (answer.reading) {
           case "closing":
             throw new Ended({
@@ -176,32 +206,18 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
             throw unavailable("unexpected-reply", answerEvidence(answer));
         }
       }
-      const stopped = result.answers.some((answer) =>
-        answer.reading === "accept" || (retrying && answer.reading === "temporary")
-      );
-      if (stopped) return;
-      from += result.answers.length;
+      const last = result.answers[result.answers.length - 1];
+      if (last && stopAfter(last)) return;
+      rest = rest.slice(batch.length).filter(needed);
     }
   };
 
-  /** What the answers so far decide, or the recipients to ask again after a 4xx. */
-  const verdict = (): HostResult | { retry: string[] } => {
+  /** One person's verdict from the answers so far, or "retry" while a 4xx decides it. */
+  const verdictOf = (candidates: readonly string[]): VerificationOutcome | "retry" => {
     const probeAnswer = probe === null ? null : answers.get(probe) ?? null;
-    const probeVerdict = probeAnswer && probeAnswer.reading !== "temporary"
-      ? { catchAll: probeAnswer.reading === "accept", evidence: answerEvidence(probeAnswer) }
-      : null;
     if (probeAnswer?.reading === "accept") {
-      return {
-        kind: "decided",
-        outcome: { kind: "catch-all", evidence: answerEvidence(probeAnswer) },
-        probeVerdict,
-      };
+      return { kind: "catch-all", evidence: answerEvidence(probeAnswer) };
     }
-    const retry = () => ({
-      retry: [probe, ...candidates].filter((address): address is string =>
-        address !== null && answers.get(address)?.reading === "temporary"
-      ),
-    });
     const probePending = probeAnswer?.reading === "temporary";
     let lastRejection: RecipientAnswer | null = null;
     for (const candidate of candidates) {
@@ -210,33 +226,58 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
         lastRejection = answer;
         continue;
       }
-      if (answer?.reading !== "accept" || probePending) return retry();
-      return {
-        kind: "decided",
-        outcome: { kind: "valid", address: candidate, evidence: answerEvidence(answer) },
-        probeVerdict,
-      };
+      if (answer?.reading !== "accept" || probePending) return "retry";
+      return { kind: "valid", address: candidate, evidence: answerEvidence(answer) };
     }
-    if (probePending) return retry();
-    return {
-      kind: "decided",
-      outcome: { kind: "rejected", evidence: answerEvidence(lastRejection!) },
-      probeVerdict,
-    };
+    if (probePending) return "retry";
+    return { kind: "rejected", evidence: answerEvidence(lastRejection!) };
+  };
+  const probeVerdict = () => {
+    const probeAnswer = probe === null ? null : answers.get(probe) ?? null;
+    return probeAnswer && probeAnswer.reading !== "temporary"
+      ? { catchAll: probeAnswer.reading === "accept", evidence: answerEvidence(probeAnswer) }
+      : null;
+  };
+  /** The last 4xx a still-deferred person got (the probe's when it is deferred). */
+  const lastTemporary = (candidates: readonly string[]): RecipientAnswer => {
+    const deferred = [probe, ...candidates].filter((address): address is string =>
+      address !== null && answers.get(address)?.reading === "temporary"
+    );
+    return answers.get(deferred[deferred.length - 1])!;
   };
 
   try {
-    await pass(probe === null ? candidates : [probe, ...candidates], false);
-    const first = verdict();
-    if (!("retry" in first)) return first;
-    const lastTemporary = answers.get(first.retry[first.retry.length - 1])!;
-    const greylisted = () => unavailable("greylisted", answerEvidence(lastTemporary)).result;
+    const everyRecipient = [...new Set([...(probe === null ? [] : [probe]), ...groups.flat()])];
+    await pass(everyRecipient);
+    let verdicts = groups.map(verdictOf);
+    const waiting = new Set(verdicts.flatMap((v, group) => (v === "retry" ? [group] : [])));
     // A wait the deadline would cut short only delays the same answer.
-    if (Date.now() + config.greylistRetryMs >= input.deadlineAt) return greylisted();
-    await sleep(config.greylistRetryMs, input.signal);
-    await pass(first.retry, true);
-    const second = verdict();
-    return "retry" in second ? greylisted() : second;
+    if (waiting.size > 0 && Date.now() + config.greylistRetryMs < input.deadlineAt) {
+      await sleep(config.greylistRetryMs, input.signal);
+      // Exactly what got a 4xx, the same probe address included, in the same order.
+      const again = everyRecipient.filter((address) =>
+        answers.get(address)?.reading === "temporary" &&
+        (address === probe || (groupsOf.get(address) ?? []).some((g) => waiting.has(g)))
+      );
+      retrying = waiting;
+      accepted.clear();
+      for (const group of groups.keys()) if (verdicts[group] !== "retry") accepted.add(group);
+      await pass(again);
+      verdicts = groups.map(verdictOf);
+    }
+    return {
+      kind: "decided",
+      outcomes: verdicts.map((verdict, group) =>
+        verdict === "retry"
+          ? {
+            kind: "unavailable",
+            why: "greylisted",
+            evidence: answerEvidence(lastTemporary(groups[group])),
+          }
+          : verdict
+      ),
+      probeVerdict: probeVerdict(),
+    };
   } catch (error) {
     if (error instanceof Ended) return error.result;
     throw error;
