@@ -59,6 +59,7 @@ export async function enrichEmail(
       return { answer, parts: part, final: true };
     },
     store: (answer) => answer,
+    reasonOf: (answer) => answer.reason ?? "found",
     // The list may have grown since: a replay never delivers a person listed now (free, as
     // every replay; `replay` stays true: it answers the earlier call with this key).
     replay: async (stored) =>
