@@ -16,6 +16,7 @@ import {
   createTestWorkspace,
   DB_TEST,
   type TestEnv,
+  withoutRequestId,
 } from "./harness.ts";
 
 interface BillableRoute {
@@ -202,7 +203,7 @@ for (const route of ROUTES) {
               body: JSON.stringify(route.billed),
             });
             assert.equal(res.status, 400, String(contentType));
-            assert.deepEqual(await res.json(), {
+            assert.deepEqual(withoutRequestId(await res.json()), {
               error: { code: "validation_error", message: "Content-Type must be application/json" },
             });
           }
@@ -330,7 +331,7 @@ Deno.test(
               body: JSON.stringify(route.billed),
             });
             assert.equal(res.status, 400, contentType);
-            assert.deepEqual(await res.json(), {
+            assert.deepEqual(withoutRequestId(await res.json()), {
               error: { code: "validation_error", message: "Content-Type must be application/json" },
             });
           }

@@ -3,6 +3,7 @@
  * TEST_DATABASE_URL, or an in-memory PGlite when it is unset), a KV, a fake clock and a captured log,
  * wired through the same buildContext/createApp as main.ts.
  */
+import assert from "node:assert/strict";
 import postgres from "postgres";
 import {
   type Config,
@@ -21,6 +22,7 @@ import { memoryLogger } from "../domain/shared/logger.ts";
 import { DEFAULT_PROFILE_NETWORK, type ProfileNetwork } from "../domain/shared/profile_network.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { type AppOptions, createApp } from "../routes/app.ts";
+import type { Telemetry } from "../domain/observability/telemetry.ts";
 import type { NameModel } from "../model/types.ts";
 
 /** Ports for tests that reach no outside service: each answers that it is unavailable. */
@@ -91,6 +93,8 @@ export interface TestEnvOptions {
   /** The profile network (default: the service's default, the real one). */
   network?: ProfileNetwork;
   enrichMaxAgeDays?: number;
+  /** Where the work is reported (metrics tests); none by default. */
+  telemetry?: Telemetry;
 }
 
 export interface TestEnv {
@@ -124,6 +128,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
     secret: TEST_SECRET,
     nameModel: options.nameModel ?? null,
     ports: { ...OFFLINE_PORTS, ...options.ports },
+    telemetry: options.telemetry,
     settings: {
       verifiedEmailMaxAgeDays: options.verifiedEmailMaxAgeDays ?? 90,
       network: options.network ?? DEFAULT_PROFILE_NETWORK,
@@ -204,7 +209,9 @@ export function lookupCaller(env: { app: TestEnv["app"] }, apiKey: string, path:
     });
     const text = await res.text();
     const json = JSON.parse(text);
-    return { status: res.status, data: json.data, error: json.error, text };
+    // The request id is checked here once; suites compare the rest of the error whole.
+    const error: typeof json.error = json.error ? withoutRequestId(json).error : undefined;
+    return { status: res.status, data: json.data, error, text };
   };
 }
 
@@ -254,4 +261,14 @@ export async function startTestService(
       await pg?.drop();
     },
   };
+}
+
+/**
+ * An error envelope without its `requestId`, once checked to be there: for comparing the rest
+ * whole. The id itself is asserted where requests ids are tested.
+ */
+export function withoutRequestId(body: { error: Record<string, unknown> }) {
+  const { requestId, ...error } = body.error;
+  assert.equal(typeof requestId, "string", "error bodies carry the request id");
+  return { ...body, error };
 }
