@@ -5,9 +5,8 @@
  * (`tracing.ts`), and costs a no-op call when none is registered.
  */
 import { SpanStatusCode, trace } from "@opentelemetry/api";
+import { getServiceTracer } from "./tracing.ts";
 import type { CountedEvent, Telemetry, TimedOperation } from "./telemetry.ts";
-
-export const TRACER_NAME = "contact-data-service";
 
 function spanOf(operation: TimedOperation): { name: string; attributes: Record<string, string> } {
   switch (operation.kind) {
@@ -26,7 +25,7 @@ function spanOf(operation: TimedOperation): { name: string; attributes: Record<s
 }
 
 export function createTraceTelemetry(): Telemetry {
-  const tracer = trace.getTracer(TRACER_NAME);
+  const tracer = getServiceTracer();
   return {
     begin(operation) {
       const { name, attributes } = spanOf(operation);

@@ -10,7 +10,7 @@ import {
 } from "@opentelemetry/api";
 import type { Logger } from "../../domain/shared/logger.ts";
 import { withLogFields } from "../../domain/shared/log_context.ts";
-import { TRACER_NAME } from "../../domain/observability/trace_telemetry.ts";
+import { getServiceTracer } from "../../domain/observability/tracing.ts";
 import type { AppEnv } from "../app_env.ts";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -39,7 +39,7 @@ export function requestContext(
   logger: Logger,
   options: RequestContextOptions,
 ): MiddlewareHandler<AppEnv> {
-  const tracer = trace.getTracer(TRACER_NAME);
+  const tracer = options.tracing ? getServiceTracer() : null;
   return (c, next) => {
     const started = performance.now();
     const incoming = c.req.header("x-request-id");
@@ -75,7 +75,7 @@ export function requestContext(
       }
     };
 
-    if (!options.tracing) return withLogFields({ requestId }, () => handle(null));
+    if (!tracer) return withLogFields({ requestId }, () => handle(null));
     // A caller's W3C trace context continues; the span carries the method, never the URL.
     const parent = propagation.extract(context.active(), c.req.raw.headers, HEADERS_GETTER);
     const span = tracer.startSpan(c.req.method, {
