@@ -23,6 +23,12 @@ import { ensureBootstrapWorkspace } from "./domain/workspaces/ensure_bootstrap_w
 import { loadServiceNameModel } from "./server/load_service_name_model.ts";
 import { createApp, MAX_BODY_BYTES } from "./routes/app.ts";
 import { serveHttp } from "./server/http_server.ts";
+import { createReadiness } from "./domain/health/readiness.ts";
+import { countActiveRuns } from "./domain/lead_search/count_active_runs.ts";
+import { createPrometheusTelemetry } from "./domain/observability/prometheus_telemetry.ts";
+import { combineTelemetry, type Telemetry } from "./domain/observability/telemetry.ts";
+import { createTraceTelemetry } from "./domain/observability/trace_telemetry.ts";
+import { startTracing, type Tracing } from "./domain/observability/tracing.ts";
 import { findLaunchers, type Launcher, stopOnSignals } from "./server/process_lifecycle.ts";
 import { type CronJobs, registerCronJobs } from "./workers/cron_job.ts";
 import { startBulkJobRunner } from "./workers/bulk_job_runner.ts";
@@ -65,6 +71,9 @@ export async function startService(
   if (config.deployment) {
     logger.info("running on Deno Deploy", { deploymentId: config.deployment.id });
   }
+  // `/readyz` answers 503 until the server is up and again from the moment it stops.
+  const readiness = createReadiness();
+  const tracing: Tracing | null = config.observability.tracing ? startTracing(env) : null;
   // A port in use or an address not on this host is told before any store opens.
   if (!config.deployment && config.port !== 0) checkListenAddress(config);
   // The server owns the embedded database: another server on this DATA_DIR is refused at once.
@@ -119,7 +128,21 @@ export async function startService(
       });
     }
   }
-  const ports = await buildPorts(config, { kv, clock: systemClock, logger });
+  const { metricsToken, workspaceLabels } = config.observability;
+  const metrics = metricsToken
+    ? createPrometheusTelemetry({ workspaceLabels, countRuns: () => countActiveRuns(db.sql) })
+    : null;
+  // Spans cost a no-op call each without a provider; on Deno Deploy its own provider takes them.
+  const telemetry: Telemetry = combineTelemetry([
+    ...(metrics ? [metrics] : []),
+    ...(tracing || config.deployment ? [createTraceTelemetry()] : []),
+  ]);
+  logger.info("observability", {
+    metrics: metrics ? "on" : "off",
+    workspaceLabels: metrics ? workspaceLabels : undefined,
+    tracing: tracing ? "otlp" : config.deployment ? "deno-deploy" : "off",
+  });
+  const ports = await buildPorts(config, { kv, clock: systemClock, logger, telemetry });
   if (config.remoteVerifier) {
     // Not awaited: the verifier may start after the service; the check only warns.
     logRemoteVerifierCheck(config.remoteVerifier, logger).catch(() => {});
@@ -138,6 +161,7 @@ export async function startService(
     secret,
     nameModel,
     ports,
+    telemetry,
     settings: {
       verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
       network: config.network,
@@ -145,7 +169,12 @@ export async function startService(
       webhooks: config.webhooks,
     },
   });
-  const app = createApp(ctx, { logRequests: config.logRequests });
+  const app = createApp(ctx, {
+    logRequests: config.logRequests,
+    metrics: metrics && metricsToken ? { token: metricsToken, metrics } : undefined,
+    tracing: tracing !== null || config.deployment !== null,
+    readiness,
+  });
   const workers = options.workers ?? true;
   const cronJobs = options.cronJobs ??
     (workers ? registerCronJobs(logger, SERVICE_CRON_JOBS) : null);
@@ -193,8 +222,10 @@ export async function startService(
     await Promise.all([leadSearchRunner?.stop(), cronJobs?.detach(), stopLoops()]);
     await db.close();
     kv.close();
+    await tracing?.shutdown();
     throw listenError(config, error);
   }
+  readiness.ready();
   logger.info("http server ready", {
     mode: server.mode,
     idleTimeoutMs: server.mode === "connections" ? config.idleTimeoutMs : null,
@@ -203,6 +234,7 @@ export async function startService(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     stopping ??= (async () => {
+      readiness.stopping();
       logger.info("stopping");
       // Requests in progress finish (for up to STOP_GRACE_SECONDS) while the runner finishes
       // its page and hands its run back and running cron jobs stop; then the stores close.
@@ -214,9 +246,10 @@ export async function startService(
       ]);
       await db.close();
       kv.close();
+      await tracing?.shutdown();
       logger.info("stopped");
     })();
-  return { server, stop, ctx, config };
+  return { server, stop, ctx, config, app, readiness };
 }
 
 if (import.meta.main) {

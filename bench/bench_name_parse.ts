@@ -15,6 +15,11 @@
  *   charge committed before the answer), in requests/s;
  * - single keyed: the same with a fresh Idempotency-Key per request (claim, charge, done);
  * - batch: POST /api/v1/name/parse/batch, 100 distinct names and a fresh key per request, names/s.
+ *
+ * Then the cost of metrics: a second service with `METRICS_TOKEN` set (every request counted and
+ * timed, the charge timed and counted, /metrics scraped once a second as Prometheus would) beside
+ * the first, the billed single alternated between them (off, on, off, on) so that the machine's
+ * drift hits both alike; reported as req/s and service CPU per request, and the difference.
  */
 import { BENCH_CONCURRENCY, BENCH_SECONDS, type LoadResult, runLoad } from "./http_support.ts";
 import { startBareHono } from "./http_support.ts";
@@ -119,9 +124,66 @@ try {
   peakUnderLoad = await sampler.stop();
   after = await readProcessMemory(service.pid);
 } finally {
-  await service.stop();
   await bare.shutdown();
 }
+
+const METRICS_TOKEN = "bench-metrics-token-0123456789";
+const withMetrics = await startServiceProcess({
+  RATE_LIMIT_ACCOUNT: "1000000000/60",
+  RATE_LIMIT_NAME_PARSE: "1000000000/60",
+  METRICS_TOKEN,
+}, { freshDatabase: true });
+const metricsRows: { on: boolean; rps: number; cpuUs: number | null }[] = [];
+try {
+  const headers = { Authorization: `Bearer ${BENCH_API_KEY}`, "Content-Type": "application/json" };
+  const body = JSON.stringify({ name: "Dr. Grace Brewster Hopper" });
+  await runLoad(`${withMetrics.base}/api/v1/name/parse`, { headers, method: "POST", body });
+  // A scraper, as Prometheus runs one (every second here; 15 s or more in practice).
+  const scraper = setInterval(() => {
+    fetch(`${withMetrics.base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+      .then((res) => res.body?.cancel()).catch(() => {});
+  }, 1000);
+  try {
+    for (const on of [false, true, false, true]) {
+      const target = on ? withMetrics : service;
+      const before = cpuSeconds(target.pid);
+      const result = await runLoad(`${target.base}/api/v1/name/parse`, {
+        headers,
+        method: "POST",
+        body,
+      });
+      const spent = before === null ? null : cpuSeconds(target.pid)! - before;
+      metricsRows.push({
+        on,
+        rps: result.rps,
+        cpuUs: spent === null ? null : Math.round(1e6 * spent / result.requests),
+      });
+    }
+  } finally {
+    clearInterval(scraper);
+  }
+} finally {
+  await withMetrics.stop();
+  await service.stop();
+}
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const side = (on: boolean) => metricsRows.filter((row) => row.on === on);
+const rpsOff = mean(side(false).map((row) => row.rps));
+const rpsOn = mean(side(true).map((row) => row.rps));
+const cpuOff = side(false).every((row) => row.cpuUs !== null)
+  ? mean(side(false).map((row) => row.cpuUs!))
+  : null;
+const cpuOn = side(true).every((row) => row.cpuUs !== null)
+  ? mean(side(true).map((row) => row.cpuUs!))
+  : null;
+console.log(
+  `\nmetrics on the billed single (alternated, 2 runs each): off ${Math.round(rpsOff)} req/s, ` +
+    `on ${Math.round(rpsOn)} req/s (${(100 * (rpsOff - rpsOn) / rpsOff).toFixed(1)} % fewer)` +
+    (cpuOff !== null && cpuOn !== null
+      ? `; service CPU ${Math.round(cpuOff)} → ${Math.round(cpuOn)} µs/request ` +
+        `(${(100 * (cpuOn - cpuOff) / cpuOff).toFixed(1)} % more)`
+      : ""),
+);
 
 const [bareRow, singleRow, keyedRow, batchRow] = rows;
 const ratio = (row: Row) => `${(100 * row.result.rps / bareRow.result.rps).toFixed(1)}%`;

@@ -29,10 +29,10 @@ export function startTaskSettings(): { env: Record<string, string>; args: string
 
 export async function startServiceProcess(
   env: Record<string, string>,
-  options: { freshDatabase?: boolean } = {},
+  options: { freshDatabase?: boolean; port?: number } = {},
 ) {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-" });
-  const port = 18_000 + Math.floor(Math.random() * 2000);
+  const port = options.port ?? 18_000 + Math.floor(Math.random() * 2000);
   const startTask = startTaskSettings();
   const serviceEnv: Record<string, string> = {
     ...startTask.env,

@@ -11,6 +11,8 @@ import { CHARGE_SHARDS, type Database } from "./stores/database.ts";
 import type { NameModel } from "../model/types.ts";
 import { coalescedModel } from "./name_parse/coalesced_model.ts";
 import { createResultCache } from "./lookups/result_cache.ts";
+import { noTelemetry, type Telemetry } from "./observability/telemetry.ts";
+import { observedCharge } from "./observability/observed_ports.ts";
 
 export interface ContextParts {
   config: Pick<Config, "prices" | "rateLimits" | "authCacheSeconds" | "searchCacheSeconds">;
@@ -22,12 +24,15 @@ export interface ContextParts {
   nameModel: NameModel | null;
   ports: Ports;
   settings: LookupSettings;
+  /** Where the work is reported (metrics, spans); none by default. */
+  telemetry?: Telemetry;
 }
 
 /** Wires the domain's ports once; main.ts and the test harness both build through here. */
 export function buildContext(parts: ContextParts): DomainContext {
   const { db, kv, clock, logger, config } = parts;
   const fingerprint = createFingerprinter(parts.secret);
+  const telemetry = parts.telemetry ?? noTelemetry;
   return {
     db,
     kv,
@@ -41,7 +46,10 @@ export function buildContext(parts: ContextParts): DomainContext {
       logger,
     }),
     rateLimiter: createRateLimiter({ kv, clock, rules: config.rateLimits }),
-    charge: createCharger(db.ledgerSql, { maxInFlight: CHARGE_SHARDS[db.kind] }),
+    charge: observedCharge(
+      createCharger(db.ledgerSql, { maxInFlight: CHARGE_SHARDS[db.kind] }),
+      telemetry,
+    ),
     fingerprint,
     idempotency: createIdempotencyRecords({ sql: db.sql, clock }),
     nameModel: parts.nameModel ? coalescedModel(parts.nameModel) : null,
@@ -53,5 +61,6 @@ export function buildContext(parts: ContextParts): DomainContext {
       fingerprint,
       ttlSeconds: config.searchCacheSeconds,
     }),
+    telemetry,
   };
 }

@@ -17,6 +17,13 @@ import { createBraveSearch } from "./providers/web_search/brave.ts";
 import { createSerpApiSearch } from "./providers/web_search/serpapi.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { Logger } from "./shared/logger.ts";
+import {
+  observedCompanyResolver,
+  observedRemoteVerifier,
+  observedReverseLookup,
+  observedWebSearch,
+} from "./observability/observed_ports.ts";
+import { noTelemetry, type Telemetry } from "./observability/telemetry.ts";
 
 export const USER_AGENT =
   "contact-data-service/1.0 (lookups of a self-hosted contact-data service)";
@@ -32,31 +39,39 @@ export async function buildPorts(
     | "providerTimeoutMs"
     | "network"
   >,
-  deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch; logger?: Logger },
+  deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch; logger?: Logger; telemetry?: Telemetry },
 ): Promise<Ports> {
+  const telemetry = deps.telemetry ?? noTelemetry;
   const verifier = config.remoteVerifier
-    ? createRemoteVerifier({
-      url: config.remoteVerifier.url,
-      secret: config.remoteVerifier.secret,
-      // The remote engine has the whole lookup time; allow for the round trip on top.
-      timeoutMs: config.verify.lookupTimeoutMs + 5_000,
-      fetch: deps.fetch,
-      logger: deps.logger,
-      now: () => deps.clock.now(),
-    })
-    : await createLocalVerifier(config.verify, deps);
+    ? observedRemoteVerifier(
+      createRemoteVerifier({
+        url: config.remoteVerifier.url,
+        secret: config.remoteVerifier.secret,
+        // The remote engine has the whole lookup time; allow for the round trip on top.
+        timeoutMs: config.verify.lookupTimeoutMs + 5_000,
+        fetch: deps.fetch,
+        logger: deps.logger,
+        now: () => deps.clock.now(),
+      }),
+      telemetry,
+    )
+    : await createLocalVerifier(config.verify, { ...deps, telemetry });
   const companyResolver = config.companyResolver.kind === "none"
     ? noCompanyResolver
-    : createWikidataResolver({
-      apiUrl: config.companyResolver.wikidataApiUrl,
-      userAgent: USER_AGENT,
-      timeoutMs: config.providerTimeoutMs,
-      fetch: deps.fetch,
-    });
+    : observedCompanyResolver(
+      createWikidataResolver({
+        apiUrl: config.companyResolver.wikidataApiUrl,
+        userAgent: USER_AGENT,
+        timeoutMs: config.providerTimeoutMs,
+        fetch: deps.fetch,
+      }),
+      telemetry,
+    );
+  const webSearch = buildWebSearch(config.webSearch, config.providerTimeoutMs, deps.fetch);
   return {
     verifier,
     companyResolver,
-    webSearch: buildWebSearch(config.webSearch, config.providerTimeoutMs, deps.fetch),
+    webSearch: webSearch && observedWebSearch(webSearch, telemetry),
     reverseLookups: [
       createGravatarLookup({
         url: config.reverseLookups.gravatar.url,
@@ -73,7 +88,7 @@ export async function buildPorts(
         timeoutMs: config.providerTimeoutMs,
         fetch: deps.fetch,
       }),
-    ],
+    ].map((lookup) => observedReverseLookup(lookup, telemetry)),
   };
 }
 
@@ -100,7 +115,13 @@ function buildWebSearch(
  */
 export async function createLocalVerifier(
   verify: Config["verify"],
-  deps: { kv: Deno.Kv; clock?: Clock; connect?: SmtpConnect; logger?: Logger },
+  deps: {
+    kv: Deno.Kv;
+    clock?: Clock;
+    connect?: SmtpConnect;
+    logger?: Logger;
+    telemetry?: Telemetry;
+  },
 ) {
   const dns = await createDnsResolver({
     nameServer: verify.dnsServer,
@@ -122,6 +143,7 @@ export async function createLocalVerifier(
         ? connectWithin(verify.connectTimeoutMs)
         : undefined),
     caCerts: verify.tlsCaFile ? [await Deno.readTextFile(verify.tlsCaFile)] : undefined,
+    telemetry: deps.telemetry,
   });
 }
 

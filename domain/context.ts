@@ -19,6 +19,7 @@ import type { WebSearch } from "./providers/web_search/port.ts";
 import type { ResultCache } from "./lookups/result_cache.ts";
 import type { ProfileNetwork } from "./shared/profile_network.ts";
 import type { WebhookSettings } from "./webhooks/webhook_settings.ts";
+import type { Telemetry } from "./observability/telemetry.ts";
 
 /** The outside services a verb may reach, each a port with a fake beside it for tests. */
 export interface Ports {
@@ -60,7 +61,12 @@ export interface DomainContext extends Ports {
   settings: LookupSettings;
   /** Network-search and enrich answers kept for `SEARCH_CACHE_SECONDS`. */
   resultCache: ResultCache;
+  /** Metrics and spans of the work (`observability/telemetry.ts`); the no-op in most tests. */
+  telemetry: Telemetry;
 }
 
 /** What background runners need: a Worker thread builds just this, not the whole context. */
-export type RunnerContext = Pick<DomainContext, "db" | "clock" | "logger">;
+export type RunnerContext = Pick<DomainContext, "db" | "clock" | "logger"> & {
+  /** Absent on a Worker thread: its counts would stay in the thread (docs/operations.md). */
+  telemetry?: Telemetry;
+};

@@ -32,9 +32,17 @@ import { mountOpenApi } from "./v1/openapi.ts";
 import { MCP_PATH, mountMcp } from "./mcp/mount_mcp.ts";
 import { validationMessage } from "./validation_message.ts";
 import { mountWebApp } from "./app/mount_web_app.tsx";
+import { type MetricsEndpoint, mountMetrics } from "./metrics.ts";
+import { createReadiness, type Readiness } from "../domain/health/readiness.ts";
 
 export interface AppOptions {
   logRequests?: boolean;
+  /** `GET /metrics` and the per-request series; absent: no route (404). */
+  metrics?: MetricsEndpoint;
+  /** A span per request (tracing on). */
+  tracing?: boolean;
+  /** What `/readyz` answers from; default: ready at once (tests). */
+  readiness?: Readiness;
   /** Mounts more routes before the 404/405 fallbacks (used by tests to inject faults). */
   extraRoutes?: (app: OpenAPIHono<AppEnv>) => void;
 }
@@ -55,7 +63,15 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
     },
   });
 
-  app.use("*", requestContext(ctx.logger, { log: options.logRequests ?? true }));
+  const metrics = options.metrics?.metrics;
+  app.use(
+    "*",
+    requestContext(ctx.logger, {
+      log: options.logRequests ?? true,
+      recordRequest: metrics && ((...request) => metrics.httpRequest(...request)),
+      tracing: options.tracing,
+    }),
+  );
   const oneMegabyte = limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB");
   const bulkLimit = limitBody(MAX_BULK_BODY_BYTES, "A bulk job's body must be at most 8 MB");
   app.use(
@@ -65,7 +81,8 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   app.use("/api/*", jsonContentType());
   app.use(MCP_PATH, limitBody(MAX_BODY_BYTES, "The request body must be at most 1 MB"));
 
-  mountHealth(app, ctx);
+  mountHealth(app, ctx, options.readiness ?? createReadiness("ready"));
+  if (options.metrics) mountMetrics(app, options.metrics);
   mountPoints(app, ctx);
   mountNameParse(app, ctx);
   mountNameParseBatch(app, ctx);

@@ -54,10 +54,12 @@ export interface ErrorBody {
     message: string;
     retryAfterSeconds?: number;
     meta?: Record<string, unknown>;
+    /** The answer's `X-Request-Id`, for a user to quote: the same id is on its log lines. */
+    requestId?: string;
   };
 }
 
-export function errorBody(error: ServiceError): ErrorBody {
+export function errorBody(error: ServiceError, requestId?: string): ErrorBody {
   return {
     error: {
       code: error.code,
@@ -66,13 +68,14 @@ export function errorBody(error: ServiceError): ErrorBody {
         ? { retryAfterSeconds: error.retryAfterSeconds }
         : {}),
       ...(error.meta ? { meta: error.meta } : {}),
+      ...(requestId ? { requestId } : {}),
     },
   };
 }
 
 export function errorResponse(c: Context<AppEnv>, error: ServiceError): Response {
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-  return c.json(errorBody(error), statusOf(error.code));
+  return c.json(errorBody(error, c.get("requestId")), statusOf(error.code));
 }
 
 /**

@@ -10,5 +10,5 @@ export function keyedAndLimited(
   ctx: DomainContext,
   budget: RateLimitBudget,
 ): MiddlewareHandler<AppEnv>[] {
-  return [requireApiKey(ctx.authenticate), rateLimit(ctx.rateLimiter, budget)];
+  return [requireApiKey(ctx.authenticate), rateLimit(ctx.rateLimiter, budget, ctx.telemetry)];
 }

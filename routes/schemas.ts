@@ -29,6 +29,10 @@ export const ErrorSchema = z.object({
     meta: z.record(z.string(), z.unknown()).optional().openapi({
       description: "Details, e.g. `{ required, available, shortfall }` on 402",
     }),
+    requestId: z.string().optional().openapi({
+      description: "The answer's `X-Request-Id`: quote it when reporting a problem",
+      example: "3f0c9a52-8d1e-4a57-9a0e-2f6f1f1c0b7e",
+    }),
   }),
 }).openapi("Error");
 

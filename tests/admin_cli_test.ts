@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { runAdmin } from "../admin.ts";
 import { silentLogger } from "../domain/shared/logger.ts";
-import { DB_TEST, startTestService } from "./harness.ts";
+import { DB_TEST, startTestService, withoutRequestId } from "./harness.ts";
 
 Deno.test(
   "admin CLI beside a running server on the same DATA_DIR / DATABASE_URL",
@@ -41,7 +41,7 @@ Deno.test(
               Authorization: `Bearer ${apiKey.slice(0, -1)}${apiKey.endsWith("0") ? "1" : "0"}`,
             },
           });
-          assert.deepEqual(await wrong.json(), {
+          assert.deepEqual(withoutRequestId(await wrong.json()), {
             error: { code: "unauthenticated", message: "Invalid API key" },
           });
         },

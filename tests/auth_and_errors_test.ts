@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { createApiKey } from "../domain/auth/create_api_key.ts";
 import { revokeApiKey } from "../domain/auth/revoke_api_key.ts";
-import { bearer, createTestEnv, createTestWorkspace, DB_TEST } from "./harness.ts";
+import {
+  bearer,
+  createTestEnv,
+  createTestWorkspace,
+  DB_TEST,
+  withoutRequestId,
+} from "./harness.ts";
 
 const MISSING = "Missing API key. Pass it as: Authorization: Bearer <key>";
 
@@ -40,7 +46,9 @@ Deno.test(
 
       const expect401 = async (res: Response, message: string) => {
         assert.equal(res.status, 401);
-        assert.deepEqual(await res.json(), { error: { code: "unauthenticated", message } });
+        assert.deepEqual(withoutRequestId(await res.json()), {
+          error: { code: "unauthenticated", message },
+        });
         assert.ok(res.headers.get("x-request-id"));
       };
 
@@ -127,7 +135,7 @@ Deno.test(
         for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
           const res = await get(bearer(ws.apiKey), "/api/v1/points", method);
           assert.equal(res.status, 405);
-          assert.deepEqual(await res.json(), {
+          assert.deepEqual(withoutRequestId(await res.json()), {
             error: { code: "method_not_allowed", message: "Method not allowed" },
           });
           assert.equal(res.headers.get("allow"), "GET, HEAD");
@@ -163,7 +171,7 @@ Deno.test(
             assert.equal(res.status, 404, `${method} ${path}`);
             assert.equal(res.headers.get("allow"), null, `${method} ${path}`);
             if (method !== "HEAD") {
-              assert.deepEqual(await res.json(), {
+              assert.deepEqual(withoutRequestId(await res.json()), {
                 error: { code: "not_found", message: "No such endpoint" },
               });
             } else await res.body?.cancel();
@@ -188,7 +196,7 @@ Deno.test(
         const res = await get({}, "/test/boom");
         assert.equal(res.status, 500);
         const text = await res.text();
-        assert.deepEqual(JSON.parse(text), {
+        assert.deepEqual(withoutRequestId(JSON.parse(text)), {
           error: { code: "internal_error", message: "Internal error" },
         });
         assert.ok(!text.includes("hunter2"));
@@ -224,7 +232,7 @@ Deno.test(
       const res = await env.app.request("/api/v1/points", { headers: bearer(ws.apiKey) });
       assert.equal(res.status, 500);
       const text = await res.text();
-      assert.deepEqual(JSON.parse(text), {
+      assert.deepEqual(withoutRequestId(JSON.parse(text)), {
         error: { code: "internal_error", message: "Internal error" },
       });
       assert.ok(!/balances|relation|postgres/i.test(text));

@@ -15,6 +15,7 @@ import {
   createTestWorkspace,
   DB_TEST,
   type TestEnv,
+  withoutRequestId,
 } from "./harness.ts";
 import { importProfiles } from "./profiles.ts";
 
@@ -179,7 +180,7 @@ for (const route of ROUTES) {
               body: JSON.stringify(route.billed),
             });
             assert.equal(res.status, 400, String(contentType));
-            assert.deepEqual(await res.json(), {
+            assert.deepEqual(withoutRequestId(await res.json()), {
               error: { code: "validation_error", message: "Content-Type must be application/json" },
             });
           }
@@ -307,7 +308,7 @@ Deno.test(
               body: JSON.stringify(route.billed),
             });
             assert.equal(res.status, 400, contentType);
-            assert.deepEqual(await res.json(), {
+            assert.deepEqual(withoutRequestId(await res.json()), {
               error: { code: "validation_error", message: "Content-Type must be application/json" },
             });
           }

@@ -165,7 +165,10 @@ Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_T
       assert.equal(blank.status, 400);
       assert.equal(blank.error.code, "validation_error");
       const missing = await enrich({});
-      assert.deepEqual(missing.error, { code: "validation_error", message: "email is required" });
+      assert.deepEqual(missing.error, {
+        code: "validation_error",
+        message: "email is required",
+      });
     });
 
     await t.step("our own record is the first source; the others are still asked", async () => {

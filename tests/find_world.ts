@@ -8,6 +8,8 @@ import { parseImportRecord } from "../domain/directory/import_people.ts";
 import { openKv } from "../domain/stores/kv.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
 import { createTestEnv, lookupCaller, type TestEnv } from "./harness.ts";
+import type { Telemetry } from "../domain/observability/telemetry.ts";
+import type { AppOptions } from "../routes/app.ts";
 import { type FakeDns, startFakeDns } from "./fakes/dns_server.ts";
 import { FAKE_TLS_CA_FILE, type FakeSmtp, startFakeSmtp } from "./fakes/smtp_server.ts";
 import { type FakeWikidata, startFakeWikidata } from "./fakes/wikidata_server.ts";
@@ -42,6 +44,9 @@ export interface WorldExtras {
   companies?: NonNullable<Parameters<typeof startFakeWikidata>[0]>["companies"];
   /** Configuration over the world's own. */
   env?: Record<string, string>;
+  /** Told of the work (metrics tests), with the app options that serve it. */
+  telemetry?: Telemetry;
+  app?: AppOptions;
 }
 
 /** Fake DNS, SMTP and Wikidata, and an app whose ports are built from config pointing at them. */
@@ -110,8 +115,10 @@ export async function startWorld(extras: WorldExtras = {}): Promise<World> {
   });
   const clock = new FakeClock(Date.now());
   const portsKv = await openKv(":memory:");
-  const ports = await buildPorts(config, { kv: portsKv, clock });
+  const ports = await buildPorts(config, { kv: portsKv, clock, telemetry: extras.telemetry });
   const env = await createTestEnv({
+    telemetry: extras.telemetry,
+    app: extras.app,
     clock,
     ports,
     network: config.network,

@@ -4,6 +4,7 @@
  * wired through the same buildContext/createApp as main.ts.
  */
 import { createThrowawayDatabase } from "./throwaway_database.ts";
+import assert from "node:assert/strict";
 import {
   type Config,
   DEFAULT_PRICES,
@@ -21,6 +22,7 @@ import { memoryLogger } from "../domain/shared/logger.ts";
 import { DEFAULT_PROFILE_NETWORK, type ProfileNetwork } from "../domain/shared/profile_network.ts";
 import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { type AppOptions, createApp } from "../routes/app.ts";
+import type { Telemetry } from "../domain/observability/telemetry.ts";
 import type { NameModel } from "../model/types.ts";
 import type { WebhookSettings } from "../domain/webhooks/webhook_settings.ts";
 
@@ -85,6 +87,8 @@ export interface TestEnvOptions {
   network?: ProfileNetwork;
   enrichMaxAgeDays?: number;
   webhooks?: WebhookSettings;
+  /** Where the work is reported (metrics tests); none by default. */
+  telemetry?: Telemetry;
 }
 
 export interface TestEnv {
@@ -118,6 +122,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
     secret: TEST_SECRET,
     nameModel: options.nameModel ?? null,
     ports: { ...OFFLINE_PORTS, ...options.ports },
+    telemetry: options.telemetry,
     settings: {
       verifiedEmailMaxAgeDays: options.verifiedEmailMaxAgeDays ?? 90,
       network: options.network ?? DEFAULT_PROFILE_NETWORK,
@@ -199,7 +204,9 @@ export function lookupCaller(env: { app: TestEnv["app"] }, apiKey: string, path:
     });
     const text = await res.text();
     const json = JSON.parse(text);
-    return { status: res.status, data: json.data, error: json.error, text };
+    // The request id is checked here once; suites compare the rest of the error whole.
+    const error: typeof json.error = json.error ? withoutRequestId(json).error : undefined;
+    return { status: res.status, data: json.data, error, text };
   };
 }
 
@@ -249,4 +256,14 @@ export async function startTestService(
       await pg?.drop();
     },
   };
+}
+
+/**
+ * An error envelope without its `requestId`, once checked to be there: for comparing the rest
+ * whole. The id itself is asserted where requests ids are tested.
+ */
+export function withoutRequestId(body: { error: Record<string, unknown> }) {
+  const { requestId, ...error } = body.error;
+  assert.equal(typeof requestId, "string", "error bodies carry the request id");
+  return { ...body, error };
 }

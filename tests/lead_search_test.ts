@@ -9,7 +9,14 @@ import { readBalance } from "../domain/billing/balance.ts";
 import { runLeadSearch } from "../domain/lead_search/run_lead_search.ts";
 import { createPagedDirectorySearch } from "../domain/lead_search/search_directory_page.ts";
 import { recoverExpiredLeases } from "../domain/lead_search/recover_expired_leases.ts";
-import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
+import {
+  bearer,
+  createTestEnv,
+  createTestWorkspace,
+  DB_TEST,
+  type TestEnv,
+  withoutRequestId,
+} from "./harness.ts";
 
 const PRICE = 2; // DEFAULT_PRICES.lead
 
@@ -437,7 +444,7 @@ Deno.test("lead search: validation, insufficient credits, filters match", DB_TES
     // The message names what was wrong.
     const unknown = await start(env, ws.apiKey, { filters: { bogus: ["x"] }, count: 5 });
     assert.equal(unknown.status, 400);
-    assert.deepEqual(unknown.body.error, {
+    assert.deepEqual(withoutRequestId(unknown.body).error, {
       code: "validation_error",
       message:
         "filters.bogus is not a known filter; known: jobTitle, location, company, industry, headcount, seniority, keywords",
@@ -452,7 +459,7 @@ Deno.test("lead search: validation, insufficient credits, filters match", DB_TES
       headers: bearer(ws.apiKey),
     });
     assert.equal(someRun.status, 400);
-    assert.deepEqual((await someRun.json()).error, {
+    assert.deepEqual(withoutRequestId(await someRun.json()).error, {
       code: "validation_error",
       message: "page must be given once",
     });

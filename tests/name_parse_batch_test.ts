@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
 import { grantPoints } from "../domain/billing/grant_points.ts";
-import { bearer, countCharges, createTestEnv, createTestWorkspace, DB_TEST } from "./harness.ts";
+import {
+  bearer,
+  countCharges,
+  createTestEnv,
+  createTestWorkspace,
+  DB_TEST,
+  withoutRequestId,
+} from "./harness.ts";
 import { FakeNameModel } from "./fake_name_model.ts";
 
 const post = (apiKey: string, body: unknown, key?: string) => ({
@@ -104,7 +111,9 @@ Deno.test("POST /api/v1/name/parse/batch: rules 1 to 7 of §4.2", DB_TEST, async
       for (const [body, key, message] of cases) {
         const res = await batch(body, key);
         assert.equal(res.status, 400, message);
-        assert.deepEqual(await res.json(), { error: { code: "validation_error", message } });
+        assert.deepEqual(withoutRequestId(await res.json()), {
+          error: { code: "validation_error", message },
+        });
       }
       for (const key of ["", "k".repeat(256), "naïve-ключ".slice(0, 5)]) {
         const res = await batch({ names: ["Ada Lovelace"] }, key);
@@ -144,7 +153,7 @@ Deno.test("POST /api/v1/name/parse/batch: rules 1 to 7 of §4.2", DB_TEST, async
           names: ["Ada Lovelace", "Andrew", "Bo Diddley", "", "Cy Young", "Di Fong"],
         }, "p-1");
         assert.equal(res.status, 402);
-        assert.deepEqual(await res.json(), {
+        assert.deepEqual(withoutRequestId(await res.json()), {
           error: {
             code: "insufficient_credits",
             message: "Insufficient credits",
@@ -192,7 +201,7 @@ Deno.test("POST /api/v1/name/parse/batch: rules 1 to 7 of §4.2", DB_TEST, async
         model.failOnCall = model.calls + 2; // the second chunk of rows fails
         const failed = await batch({ names }, "m-1");
         assert.equal(failed.status, 500);
-        assert.deepEqual(await failed.json(), {
+        assert.deepEqual(withoutRequestId(await failed.json()), {
           error: { code: "internal_error", message: "Internal error" },
         });
         assert.equal(

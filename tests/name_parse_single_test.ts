@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
 import { grantPoints } from "../domain/billing/grant_points.ts";
-import { bearer, countCharges, createTestEnv, createTestWorkspace, DB_TEST } from "./harness.ts";
+import {
+  bearer,
+  countCharges,
+  createTestEnv,
+  createTestWorkspace,
+  DB_TEST,
+  withoutRequestId,
+} from "./harness.ts";
 import { FakeNameModel } from "./fake_name_model.ts";
 
 const json = (apiKey: string, body: unknown, headers: Record<string, string> = {}) => ({
@@ -68,11 +75,13 @@ Deno.test(
         for (const [body, message] of cases) {
           const res = await parse(body);
           assert.equal(res.status, 400, JSON.stringify(body));
-          assert.deepEqual(await res.json(), { error: { code: "validation_error", message } });
+          assert.deepEqual(withoutRequestId(await res.json()), {
+            error: { code: "validation_error", message },
+          });
         }
         const huge = await parse({ name: "Ada Lovelace", padding: "x".repeat(2 * 1024 * 1024) });
         assert.equal(huge.status, 400);
-        assert.deepEqual(await huge.json(), {
+        assert.deepEqual(withoutRequestId(await huge.json()), {
           error: { code: "validation_error", message: "The request body must be at most 1 MB" },
         });
         const malformed = await parse("{not json");
@@ -138,7 +147,7 @@ Deno.test(
           const n = await countCharges(env, ws.workspaceId);
           const res = await parse({ name: "Katherine Johnson" }, { "Idempotency-Key": "kj-1" });
           assert.equal(res.status, 402);
-          assert.deepEqual(await res.json(), {
+          assert.deepEqual(withoutRequestId(await res.json()), {
             error: {
               code: "insufficient_credits",
               message: "Insufficient credits",
@@ -222,7 +231,7 @@ Deno.test(
         model.failOnCall = model.calls + 1;
         const res = await parse({ name: "Alan Turing" }, { "Idempotency-Key": "fault-1" });
         assert.equal(res.status, 500);
-        assert.deepEqual(await res.json(), {
+        assert.deepEqual(withoutRequestId(await res.json()), {
           error: { code: "internal_error", message: "Internal error" },
         });
         const { data: after } =

@@ -7,7 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { createApiKey } from "../domain/auth/create_api_key.ts";
-import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
+import {
+  bearer,
+  createTestEnv,
+  createTestWorkspace,
+  DB_TEST,
+  type TestEnv,
+  withoutRequestId,
+} from "./harness.ts";
 import { signedInMember, type WebClient } from "./web_client.ts";
 
 const KEYS = "/app/settings/api-keys";
@@ -257,7 +264,7 @@ Deno.test("api keys: revoke asks first, then the key gets 401", DB_TEST, async (
 
     const refused = await points(env, key);
     assert.equal(refused.status, 401);
-    assert.deepEqual(await refused.json(), {
+    assert.deepEqual(withoutRequestId(await refused.json()), {
       error: { code: "unauthenticated", message: "Invalid API key" },
     });
     // Revoking again changes nothing; the confirmation page says it is done.

@@ -109,6 +109,7 @@ export const LEAD_SEARCH_CRON_JOB: CronJob = {
     const recovered = await recoverExpiredLeases(ctx);
     if (recovered.length > 0) {
       ctx.logger.info("lead-search runs recovered", { runs: recovered.length });
+      ctx.telemetry.count({ kind: "lease_takeover", runs: recovered.length });
     }
     if (leadSearch.driveFromCron) {
       const runs = await driveLeadSearchRuns(ctx, {

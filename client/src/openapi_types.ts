@@ -538,6 +538,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness for traffic
+         * @description No key needed. For load balancers: 200 when this instance serves requests, 503 while it starts, while it stops (requests in progress still finish) or when it cannot reach its database.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/readyz"
+         *     ```
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -710,6 +736,11 @@ export interface components {
                 meta?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description The answer's `X-Request-Id`: quote it when reporting a problem
+                 * @example 3f0c9a52-8d1e-4a57-9a0e-2f6f1f1c0b7e
+                 */
+                requestId?: string;
                 /** @description Present on 429 only */
                 retryAfterSeconds?: number;
             };
@@ -1156,6 +1187,10 @@ export interface components {
              */
             networkUrl: string;
             title: string | null;
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "starting" | "stopping" | "database-unreachable";
         };
         /** @description The mail domain searched, and where it came from */
         ResolvedCompany: {
@@ -2561,6 +2596,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Starting, stopping, or the database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

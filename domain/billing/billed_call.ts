@@ -66,6 +66,11 @@ export interface BilledCallSpec<A> {
   replay(stored: unknown): Promise<A> | A;
   /** What to keep of a final answer for replays; omit to keep nothing. */
   store?(answer: A): unknown;
+  /**
+   * For lookups: the answer's reason for `lookups_total` (`found` when one was found). Counted
+   * for answers the work produced (and refusals for points), not for replays.
+   */
+  reasonOf?(answer: A): string;
 }
 
 export interface Billing {
@@ -175,6 +180,22 @@ export async function runBilledCall<A>(
   ctx: DomainContext,
   spec: BilledCallSpec<A>,
 ): Promise<BilledCallResult<A>> {
+  const result = await runHoldingWorstCase(ctx, spec);
+  if (spec.reasonOf && !(result.kind === "answered" && result.billing.replay)) {
+    ctx.telemetry.count({
+      kind: "lookup",
+      operation: spec.scope,
+      reason: result.kind === "answered" ? spec.reasonOf(result.answer) : "insufficient-credits",
+      workspaceId: spec.workspaceId,
+    });
+  }
+  return result;
+}
+
+async function runHoldingWorstCase<A>(
+  ctx: DomainContext,
+  spec: BilledCallSpec<A>,
+): Promise<BilledCallResult<A>> {
   // The worst case is held in process from before the balance is read until the charge is
   // recorded, so concurrent calls cannot all pass the check on the same points (hold_in_flight.ts).
   const hold = spec.worstCase !== undefined && spec.worstCase > 0
@@ -194,6 +215,7 @@ async function runHeldCall<A>(
 ): Promise<BilledCallResult<A>> {
   const call = await claimCall(ctx, spec);
   if (call.kind === "done") {
+    ctx.telemetry.count({ kind: "idempotency_replay", operation: spec.scope });
     const answer = await spec.replay(call.stored);
     const balance = await readBalanceOrNull(ctx.db.sql, spec.workspaceId);
     return {

@@ -78,6 +78,7 @@ export interface Config {
   authCacheSeconds: number;
   modelPath: string | null;
   logRequests: boolean;
+  observability: ObservabilityConfig;
   verify: VerifyConfig;
   /** `VERIFIER_URL` + `VERIFIER_SECRET`: verify through a remote verifier instead of SMTP here. */
   remoteVerifier: { url: string; secret: string } | null;
@@ -103,6 +104,20 @@ export interface Config {
   bulkLeaseMs: number;
   /** `WEBHOOK_ALLOW_PRIVATE_ADDRESSES`, `WEBHOOK_TIMEOUT_SECONDS` (webhook_settings.ts). */
   webhooks: WebhookSettings;
+}
+
+/** `/metrics` and traces (docs/operations.md). */
+export interface ObservabilityConfig {
+  /** `METRICS_TOKEN`: the bearer token a scraper sends; null: `/metrics` is off (404). */
+  metricsToken: string | null;
+  /** `METRICS_WORKSPACE_LABELS`: a `workspace` label on the per-workspace series (off by default). */
+  workspaceLabels: boolean;
+  /**
+   * `OTEL_DENO=true`: the service exports its own spans over OTLP/HTTP to the standard
+   * `OTEL_EXPORTER_OTLP_*` endpoint. Deno's built-in tracing must be off (`OTEL_DENO_TRACING=false`,
+   * set by `deno task start`): it records every outgoing URL, query string included.
+   */
+  tracing: boolean;
 }
 
 /** The lead-search runner (`LEAD_SEARCH_*`). */
@@ -654,6 +669,7 @@ export function loadConfig(env: Env): Config {
     authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 5, 0, 3600),
     modelPath: env.NAME_MODEL_PATH?.trim() || null,
     logRequests: flag(env, "LOG_REQUESTS", true),
+    observability: observabilityConfig(env, deployment !== null),
     verify: loadVerifyConfig(env, deployment !== null),
     remoteVerifier: remoteVerifier(env),
     companyResolver: companyResolver(env),
@@ -672,6 +688,34 @@ export function loadConfig(env: Env): Config {
       allowPrivateAddresses: flag(env, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", false),
       timeoutMs: seconds(env, "WEBHOOK_TIMEOUT_SECONDS", 15, { min: 0.1, max: 120 }),
     },
+  };
+}
+
+/** A token long enough not to be guessed, in characters a header carries without quoting. */
+const METRICS_TOKEN_PATTERN = /^[A-Za-z0-9._~+\/=-]{16,256}$/;
+
+function observabilityConfig(env: Env, onDeploy: boolean): ObservabilityConfig {
+  const token = env.METRICS_TOKEN?.trim() || null;
+  if (token !== null && !METRICS_TOKEN_PATTERN.test(token)) {
+    throw new ConfigError(
+      "METRICS_TOKEN must be 16 to 256 characters of letters, digits and ._~+/=- " +
+        `(got ${token.length} characters${/\s/.test(token) ? " with white space" : ""})`,
+    );
+  }
+  const tracing = flag(env, "OTEL_DENO", false);
+  // Deno's own spans name every outgoing request's full URL: a web search's query holds the
+  // person's name, a GitHub search the address. Deno Deploy runs its own tracing, not ours.
+  if (tracing && !onDeploy && flag(env, "OTEL_DENO_TRACING", true)) {
+    throw new ConfigError(
+      "OTEL_DENO=true needs OTEL_DENO_TRACING=false (`deno task start` sets it): Deno's built-in " +
+        "tracing records each outgoing request's full URL, query string included, and a search " +
+        "query holds a person's name; the service exports its own spans instead",
+    );
+  }
+  return {
+    metricsToken: token,
+    workspaceLabels: flag(env, "METRICS_WORKSPACE_LABELS", false),
+    tracing: tracing && !onDeploy,
   };
 }
 

@@ -238,3 +238,33 @@ Deno.test("config: ENRICH_MAX_AGE_DAYS", () => {
   assert.equal(loadConfig({ ENRICH_MAX_AGE_DAYS: "0" }).enrichMaxAgeDays, 0);
   assertRefused({ ENRICH_MAX_AGE_DAYS: "3651" }, "ENRICH_MAX_AGE_DAYS");
 });
+
+Deno.test("config: METRICS_TOKEN, METRICS_WORKSPACE_LABELS and OTEL_DENO", () => {
+  assert.deepEqual(loadConfig({}).observability, {
+    metricsToken: null,
+    workspaceLabels: false,
+    tracing: false,
+  });
+  const on = loadConfig({
+    METRICS_TOKEN: " scrape-token-0123456789 ",
+    METRICS_WORKSPACE_LABELS: "yes",
+    OTEL_DENO: "true",
+    OTEL_DENO_TRACING: "false",
+  });
+  assert.deepEqual(on.observability, {
+    metricsToken: "scrape-token-0123456789",
+    workspaceLabels: true,
+    tracing: true,
+  });
+  assert.throws(() => loadConfig({ METRICS_TOKEN: "short" }), /METRICS_TOKEN must be 16 to 256/);
+  assert.throws(
+    () => loadConfig({ METRICS_TOKEN: "has a space 0123456789" }),
+    /METRICS_TOKEN must be .* with white space/,
+  );
+  assert.throws(
+    () => loadConfig({ METRICS_WORKSPACE_LABELS: "sometimes" }),
+    /METRICS_WORKSPACE_LABELS must be true or false/,
+  );
+  // Deno's own tracing would export each outgoing URL with its query: refused, with the reason.
+  assert.throws(() => loadConfig({ OTEL_DENO: "true" }), /OTEL_DENO_TRACING=false/);
+});

@@ -40,6 +40,7 @@ export async function enrichEmail(
     worstCase: ctx.prices.enrich,
     work: () => enrichWork(ctx, { workspaceId: input.workspaceId, email: input.email }),
     store: (answer) => answer,
+    reasonOf: (answer) => answer.reason ?? "found",
     // The list may have grown since: a replay never delivers a person listed now (free, as
     // every replay; `replay` stays true: it answers the earlier call with this key).
     replay: async (stored) =>

@@ -66,6 +66,7 @@ export async function findWorkEmail(
     work: () => lookupFind(ctx, input.workspaceId, find),
     store: (answer) => answer,
     replay: (stored) => stored as FindAnswer,
+    reasonOf: (answer) => answer.found ? "found" : answer.reason ?? "not-found",
   });
   if (result.kind === "insufficient") {
     return {

@@ -37,6 +37,8 @@ import { randomLocalPart } from "./random_local_part.ts";
 import { createVerificationCache } from "./verification_cache.ts";
 import { type HostResult, verifyAtMailHost } from "./verify_at_mail_host.ts";
 import { isAddressAt, isMailDomain } from "./verification_schema.ts";
+import { observedDns } from "../observability/observed_ports.ts";
+import type { Telemetry } from "../observability/telemetry.ts";
 
 export interface SmtpSessionEvent {
   domain: string;
@@ -57,6 +59,8 @@ export interface SmtpVerifierDeps {
   caCerts?: string[];
   /** The per-host session limit to share; default one of `config.maxSessionsPerHost` of its own. */
   slots?: HostSessionSlots;
+  /** Told of every SMTP session and DNS question, with its outcome. */
+  telemetry?: Telemetry;
 }
 
 /** Lower-cases the domain and checks every candidate is an address at it. */
@@ -85,7 +89,8 @@ function readCaCerts(path: string | null): string[] | undefined {
 }
 
 export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
-  const { dns, config } = deps;
+  const { config } = deps;
+  const dns = deps.telemetry ? observedDns(deps.dns, deps.telemetry) : deps.dns;
   const clock = deps.clock ?? systemClock;
   const caCerts = deps.caCerts ?? readCaCerts(config.tlsCaFile);
   const cache = createVerificationCache({ kv: deps.kv, clock, cacheSeconds: config.cacheSeconds });
@@ -164,6 +169,7 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
           signal,
           deadlineAt: progress.deadlineAt,
           connect: deps.connect,
+          telemetry: deps.telemetry,
           onSession: () => deps.onSession?.({ domain, mxHost: host.name, address }),
         });
         if (result.kind === "decided" || result.connected) break;

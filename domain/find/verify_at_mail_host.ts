@@ -32,6 +32,7 @@ import {
 import type { SmtpEvidence, UnavailableWhy, VerificationOutcome } from "./email_verifier.ts";
 import type { HostSessionSlots } from "./host_session_slots.ts";
 import { mailProviderOf } from "./mail_provider.ts";
+import { noTelemetry, type SessionOutcome, type Telemetry } from "../observability/telemetry.ts";
 
 export interface VerifyAtMailHostInput {
   /** The MX host name (TLS server name and evidence). */
@@ -53,6 +54,8 @@ export interface VerifyAtMailHostInput {
   connect?: SmtpConnect;
   /** Called for every SMTP session opened (a TCP connection that was accepted). */
   onSession?: () => void;
+  /** Told of every session and how it ended (by who runs the host, never its name). */
+  telemetry?: Telemetry;
 }
 
 export type HostFailure = "hosts-down" | "timeout" | "tls-error";
@@ -131,6 +134,20 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
     answer.address === probe &&
     (answer.reading === "accept" || (retrying !== null && answer.reading === "temporary"));
 
+  const telemetry = input.telemetry ?? noTelemetry;
+  const provider = mailProviderOf(input.host);
+  const observedSession = async (run: () => Promise<SessionResult>) => {
+    const end = telemetry.begin({ kind: "smtp_session", provider });
+    try {
+      const result = await run();
+      end(sessionOutcome(result));
+      return result;
+    } catch (error) {
+      end(input.signal.aborted ? "timeout" : "error");
+      throw error;
+    }
+  };
+
   /** One session, holding a slot of the host; once more without STARTTLS if TLS failed. */
   const session = async (recipients: readonly string[]): Promise<SessionResult> => {
     const release = await input.slots.acquire(input.host, input.signal).catch(() => {
@@ -138,20 +155,22 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
     });
     try {
       const ask = () =>
-        askMailHost({
-          host: input.host,
-          address: input.address,
-          recipients,
-          skip: (address) => !needed(address),
-          onAnswer,
-          stopAfter,
-          useStartTls,
-          config,
-          caCerts: input.caCerts,
-          signal: input.signal,
-          connect: input.connect,
-          onSession: input.onSession,
-        });
+        observedSession(() =>
+          askMailHost({
+            host: input.host,
+            address: input.address,
+            recipients,
+            skip: (address) => !needed(address),
+            onAnswer,
+            stopAfter,
+            useStartTls,
+            config,
+            caCerts: input.caCerts,
+            signal: input.signal,
+            connect: input.connect,
+            onSession: input.onSession,
+          })
+        );
       const first = await ask();
       if (first.kind !== "tls-failed") return first;
       useStartTls = false;
@@ -281,6 +300,39 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
   } catch (error) {
     if (error instanceof Ended) return error.result;
     throw error;
+  }
+}
+
+/** How a session ended, in `verification_sessions_total`'s words: its last reply decides. */
+export function sessionOutcome(result: SessionResult): SessionOutcome {
+  switch (result.kind) {
+    case "tls-failed":
+      return "tls_failed";
+    case "failed":
+      return result.why === "timeout" ? "timeout" : "hosts_down";
+    case "refused":
+      return result.reading === "sender"
+        ? "sender_rejected"
+        : result.reading === "policy"
+        ? "policy"
+        : "unexpected";
+    case "asked":
+      switch (result.answers.at(-1)?.reading) {
+        case "accept":
+          return "accepted";
+        case "reject":
+          return "rejected";
+        case "temporary":
+          return "greylisted";
+        case "policy":
+          return "policy";
+        case "sender":
+          return "sender_rejected";
+        case "closing":
+          return "hosts_down";
+        default:
+          return "unexpected";
+      }
   }
 }
 

@@ -24,7 +24,7 @@ export async function checkHealth(ctx: DomainContext, timeoutMs = 2000): Promise
   };
 }
 
-async function probe(call: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
+export async function probe(call: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([

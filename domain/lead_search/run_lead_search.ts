@@ -59,24 +59,29 @@ export async function runLeadSearch(
   const now = () => new Date(ctx.clock.now());
   const leaseEnd = () => new Date(ctx.clock.now() + leaseMs);
 
-  const claimed = await sql<RunRow[]>`
+  // `taken_over`: the run still had a lease, expired (its runner stopped renewing it).
+  const claimed = await sql<(RunRow & { taken_over: boolean })[]>`
+    WITH target AS (
+      SELECT id, lease_until IS NOT NULL AS taken_over FROM lead_search_runs
+       WHERE status IN ('queued', 'processing', 'cancelling')
+         AND (lease_until IS NULL OR lease_until <= ${now()})
+         ${options.runId ? sql`AND id = ${options.runId}` : sql``}
+       ORDER BY created_at, id
+       LIMIT 1
+       FOR UPDATE SKIP LOCKED)
     UPDATE lead_search_runs
        SET status = CASE WHEN status = 'queued' THEN 'processing' ELSE status END,
            lease_token = ${leaseToken}, lease_until = ${leaseEnd()},
            started_at = coalesce(started_at, ${now()}), updated_at = ${now()}
-     WHERE id = (
-       SELECT id FROM lead_search_runs
-        WHERE status IN ('queued', 'processing', 'cancelling')
-          AND (lease_until IS NULL OR lease_until <= ${now()})
-          ${options.runId ? sql`AND id = ${options.runId}` : sql``}
-        ORDER BY created_at, id
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED)
-    RETURNING *`;
-  let run = claimed[0];
+      FROM target
+     WHERE lead_search_runs.id = target.id
+    RETURNING lead_search_runs.*, target.taken_over`;
+  let run: RunRow = claimed[0];
   if (!run) return { kind: "idle" };
   const runId = run.id;
-  ctx.logger.info("lead search claimed", { runId, status: run.status });
+  const takenOver = claimed[0].taken_over;
+  ctx.logger.info("lead search claimed", { runId, status: run.status, takenOver });
+  if (takenOver) ctx.telemetry?.count({ kind: "lease_takeover", runs: 1 });
 
   /** The run, locked, if our lease still holds it. */
   const lockOurs = async (tx: TransactionSql) =>

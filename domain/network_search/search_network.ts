@@ -57,6 +57,7 @@ export async function searchNetwork(
     },
     store: (answer) => answer,
     replay: (stored) => stored as NetworkSearchAnswer,
+    reasonOf: (answer) => answer.reason ?? (answer.matches.length > 0 ? "found" : "no-match"),
   });
   if (result.kind === "insufficient") {
     return {

@@ -2,6 +2,8 @@
  * Structured one-line JSON logs. Callers pass only operational fields: never request bodies,
  * names, emails or API keys.
  */
+import { currentLogFields } from "./log_context.ts";
+
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
 export interface Logger {
@@ -12,7 +14,15 @@ export interface Logger {
 
 export function jsonLogger(write: (line: string) => void = (line) => console.log(line)): Logger {
   const emit = (level: string, msg: string, fields?: LogFields) =>
-    write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
+    write(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        level,
+        msg,
+        ...currentLogFields(),
+        ...fields,
+      }),
+    );
   return {
     info: (msg, fields) => emit("info", msg, fields),
     warn: (msg, fields) => emit("warn", msg, fields),

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { RateLimitBudget } from "../../domain/config/config.ts";
 import { ServiceError } from "../../domain/errors.ts";
 import type { RateLimiter } from "../../domain/rate_limit/rate_limiter.ts";
+import type { Telemetry } from "../../domain/observability/telemetry.ts";
 import type { AppEnv } from "../app_env.ts";
 
 export const RATE_LIMITED_MESSAGE = "Rate limit exceeded";
@@ -14,6 +15,7 @@ export const RATE_LIMITED_MESSAGE = "Rate limit exceeded";
 export function rateLimit(
   limiter: RateLimiter,
   budget: RateLimitBudget,
+  telemetry: Telemetry,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const decision = await limiter(budget, c.get("auth").workspaceId);
@@ -24,6 +26,7 @@ export function rateLimit(
       "RateLimit-Policy": `${decision.limit};w=${decision.windowSeconds}`,
     };
     if (!decision.allowed) {
+      telemetry.count({ kind: "rate_limited", budget, workspaceId: c.get("auth").workspaceId });
       throw new ServiceError("rate_limited", RATE_LIMITED_MESSAGE, {
         retryAfterSeconds: decision.resetSeconds,
         headers: { ...headers, "Retry-After": String(decision.resetSeconds) },

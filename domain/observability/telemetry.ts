@@ -1,0 +1,93 @@
+/**
+ * What the domain tells about its work, as a port: timed operations (an SMTP session, a DNS
+ * question, a provider call, the ledger charge) and counted events. The domain reports outcomes as
+ * small fixed vocabularies; what becomes a Prometheus series or an OpenTelemetry span is decided
+ * by the sinks (`prometheus_telemetry.ts`, `trace_telemetry.ts`), built once in main.ts.
+ *
+ * Nothing reported here may carry a name, an address, a domain, a host name or a key: only
+ * provider names from fixed lists, outcomes, operations, budgets and (for the opt-in workspace
+ * label) the workspace's opaque id.
+ */
+import type { MailProvider } from "../find/mail_provider.ts";
+
+/** Outside services called over HTTP, as named in `provider_requests_total`. */
+export type ProviderName =
+  | "brave"
+  | "serpapi"
+  | "gravatar"
+  | "github"
+  | "wikidata"
+  | "remote_verifier"
+  | "other";
+
+/** How one SMTP session ended, from the replies it read. */
+export type SessionOutcome =
+  | "accepted"
+  | "rejected"
+  | "greylisted"
+  | "policy"
+  | "sender_rejected"
+  | "timeout"
+  | "tls_failed"
+  | "hosts_down"
+  | "unexpected";
+
+export type TimedOperation =
+  | { kind: "smtp_session"; provider: MailProvider }
+  | { kind: "dns_question"; type: "MX" | "A/AAAA" }
+  | { kind: "provider_request"; provider: ProviderName }
+  | { kind: "ledger_charge" };
+
+export type CountedEvent =
+  | { kind: "points_charged"; operation: string; points: number; workspaceId: string }
+  | { kind: "lookup"; operation: string; reason: string; workspaceId: string }
+  | { kind: "rate_limited"; budget: string; workspaceId: string }
+  | { kind: "lease_takeover"; runs: number }
+  | { kind: "idempotency_replay"; operation: string };
+
+/** Ends a timed operation with its outcome (one word of the operation's vocabulary). */
+export type EndOperation = (outcome: string) => void;
+
+export interface Telemetry {
+  begin(operation: TimedOperation): EndOperation;
+  count(event: CountedEvent): void;
+}
+
+const END_NOTHING: EndOperation = () => {};
+
+export const noTelemetry: Telemetry = { begin: () => END_NOTHING, count() {} };
+
+/** Every sink hears every report; with none, the no-op. */
+export function combineTelemetry(sinks: Telemetry[]): Telemetry {
+  if (sinks.length === 0) return noTelemetry;
+  if (sinks.length === 1) return sinks[0];
+  return {
+    begin(operation) {
+      const ends = sinks.map((sink) => sink.begin(operation));
+      return (outcome) => {
+        for (const end of ends) end(outcome);
+      };
+    },
+    count(event) {
+      for (const sink of sinks) sink.count(event);
+    },
+  };
+}
+
+/** Runs `work` as one timed operation, ended with the outcome `outcomeOf` reads from its result. */
+export async function timed<T>(
+  telemetry: Telemetry,
+  operation: TimedOperation,
+  work: () => Promise<T>,
+  outcomeOf: (result: T) => string,
+): Promise<T> {
+  const end = telemetry.begin(operation);
+  try {
+    const result = await work();
+    end(outcomeOf(result));
+    return result;
+  } catch (error) {
+    end("error");
+    throw error;
+  }
+}
