@@ -991,3 +991,52 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "engine: several people at one domain share sessions: one probe, an address asked once",
+  OPEN,
+  async () => {
+    const r = await rig({
+      smtp: {
+        behaviour: {
+          mailboxes: { "ada@example.test": "accept", "bo.smith@example.test": "accept" },
+        },
+      },
+      env: { VERIFY_MAX_RCPT_PER_SESSION: "5", VERIFY_CACHE_SECONDS: "0" },
+    });
+    try {
+      const requests = [
+        ["ada@example.test", "a.lovelace@example.test"],
+        ["cy@example.test", "shared@example.test", "c.young@example.test"],
+        ["shared@example.test", "bo.smith@example.test", "bsmith@example.test"],
+      ].map((candidates) => ({ domain: "example.test", candidates }));
+      const verifier = createSmtpVerifier({
+        dns: (await createDnsResolver({ nameServer: r.config.dnsServer, timeoutMs: 300 })).resolver,
+        kv: r.kv,
+        config: r.config,
+      });
+      const outcomes = await verifier.verifyBatch!(requests);
+      assert.deepEqual(outcomes.map((o) => o.kind), ["valid", "rejected", "valid"]);
+      assert.equal(outcomes[0].kind === "valid" && outcomes[0].address, "ada@example.test");
+      assert.equal(outcomes[2].kind === "valid" && outcomes[2].address, "bo.smith@example.test");
+      const asked = rcptsOf(r);
+      // probe, ada (accepted: a.lovelace spared), cy, shared, c.young | bo.smith (bsmith spared)
+      assert.equal(asked.filter(isProbe).length, 1);
+      assert.deepEqual(asked.slice(1), [
+        "ada@example.test",
+        "cy@example.test",
+        "shared@example.test",
+        "c.young@example.test",
+        "bo.smith@example.test",
+      ]);
+      assert.deepEqual(r.smtp.sessions.map((session) => session.rcpts.length), [5, 1]);
+      // Each outcome is what a lookup of its own answers.
+      r.smtp.reset();
+      for (const [i, request] of requests.entries()) {
+        assert.deepEqual((await verifier.verify(request)).kind, outcomes[i].kind);
+      }
+    } finally {
+      await r.close();
+    }
+  },
+);

@@ -3,8 +3,8 @@
  * EHLO → STARTTLS when offered (then EHLO again) → MAIL FROM → RCPT TO each recipient in order →
  * QUIT. It never sends DATA or BDAT.
  *
- * It asks the recipients given in order (the caller keeps the list within
- * `VERIFY_MAX_RCPT_PER_SESSION`), leaving out those `skip` says are no longer needed (asked just
+ * It asks the recipients given in order, at most `maxRecipients` of them, leaving out those
+ * `skip` says are no longer needed (asked just
  * before each RCPT, so an answer can spare the rest of its person's candidates), reporting every
  * answer as it comes (`onAnswer`), and stops when `stopAfter` says so, or at the first reply that
  * ends the
@@ -38,6 +38,8 @@ export interface AskMailHostInput {
   address: string;
   /** Full addresses to ask, in order. */
   recipients: readonly string[];
+  /** At most this many RCPTs in the session (`VERIFY_MAX_RCPT_PER_SESSION`). */
+  maxRecipients: number;
   /** Whether a recipient is no longer needed (asked just before its RCPT). */
   skip(address: string): boolean;
   /** Called with every answer as it is read. */
@@ -68,8 +70,11 @@ export interface RecipientAnswer {
 }
 
 export type SessionResult =
-  /** The recipients asked, in order; fewer than given when skipped or stopped early. */
-  | { kind: "asked"; answers: RecipientAnswer[] }
+  /**
+   * The recipients asked, in order, and how many of those given were gone through (asked or
+   * skipped): the next session starts after them.
+   */
+  | { kind: "asked"; answers: RecipientAnswer[]; considered: number }
   /** Refused before any recipient: at the greeting, EHLO or MAIL FROM. */
   | {
     kind: "refused";
@@ -154,7 +159,10 @@ export async function askMailHost(input: AskMailHostInput): Promise<SessionResul
     if (mailReading !== "accept") throw refused(mailReading, mail);
 
     const answers: RecipientAnswer[] = [];
+    let considered = 0;
     for (const address of input.recipients) {
+      if (answers.length >= input.maxRecipients) break;
+      considered++;
       if (input.skip(address)) continue;
       const reply = await session.rcptTo(address);
       const answer = { address, reading: readRcptReply(reply), reply, tls: tls() };
@@ -164,7 +172,7 @@ export async function askMailHost(input: AskMailHostInput): Promise<SessionResul
       const { reading } = answer;
       if (reading !== "accept" && reading !== "reject" && reading !== "temporary") break;
     }
-    return { kind: "asked", answers };
+    return { kind: "asked", answers, considered };
   } catch (error) {
     if (error instanceof Ended) return error.result;
     if (!(error instanceof SmtpFailure) || error.kind === "aborted") throw error;

@@ -160,6 +160,7 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
             host: input.host,
             address: input.address,
             recipients,
+            maxRecipients: config.maxRcptPerSession,
             skip: (address) => !needed(address),
             onAnswer,
             stopAfter,
@@ -185,12 +186,11 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
     }
   };
 
-  /** Asks the recipients still needed, in order, a session per `maxRcptPerSession`. */
+  /** Asks the recipients still needed, in order, `maxRcptPerSession` RCPTs a session. */
   const pass = async (recipients: readonly string[]) => {
     let rest = recipients.filter(needed);
     while (rest.length > 0) {
-      const batch = rest.slice(0, config.maxRcptPerSession);
-      const result = await session(batch);
+      const result = await session(rest);
       if (result.kind === "failed") {
         throw new Ended({
           kind: "failed",
@@ -227,7 +227,7 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
       }
       const last = result.answers[result.answers.length - 1];
       if (last && stopAfter(last)) return;
-      rest = rest.slice(batch.length).filter(needed);
+      rest = rest.slice(result.considered).filter(needed);
     }
   };
 
