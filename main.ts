@@ -11,7 +11,7 @@
 import { detectDeployment, loadConfig } from "./domain/config/config.ts";
 import { buildContext } from "./domain/build_context.ts";
 import { buildPorts } from "./domain/build_ports.ts";
-import { logRemoteVerifierCheck } from "./domain/find/remote_verifier.ts";
+import { logRemoteVerifierCheck } from "./domain/verify/mod.ts";
 import { openDatabase } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
 import { openKv } from "./domain/stores/kv.ts";

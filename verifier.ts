@@ -9,7 +9,7 @@
  * One JSON log line per request: method, path, status, duration; never a body or an address.
  */
 import { ConfigError, loadConfig } from "./domain/config/config.ts";
-import { createVerifierHandler } from "./domain/find/verifier_server.ts";
+import { createVerifierHandler } from "./domain/verify/mod.ts";
 import { createLocalVerifier } from "./domain/build_ports.ts";
 import { openKv } from "./domain/stores/kv.ts";
 import { jsonLogger, type Logger } from "./domain/shared/logger.ts";

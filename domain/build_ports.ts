@@ -5,8 +5,8 @@
  */
 import type { Config } from "./config/config.ts";
 import type { Ports } from "./context.ts";
-import { createRemoteVerifier } from "./find/remote_verifier.ts";
-import { createSmtpVerifier } from "./find/smtp_verifier.ts";
+import { createRemoteVerifier } from "./verify/mod.ts";
+import { createSmtpVerifier } from "./verify/mod.ts";
 import { connectTcp, type SmtpConnect } from "./providers/smtp/smtp_client.ts";
 import { noCompanyResolver } from "./providers/company_resolver/none.ts";
 import { createWikidataResolver } from "./providers/company_resolver/wikidata.ts";

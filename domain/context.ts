@@ -12,7 +12,7 @@ import type { Clock } from "./shared/clock.ts";
 import type { Logger } from "./shared/logger.ts";
 import type { Database } from "./stores/database.ts";
 import type { NameModel } from "../model/types.ts";
-import type { EmailVerifier } from "./find/email_verifier.ts";
+import type { EmailVerifier } from "./verify/mod.ts";
 import type { CompanyResolver } from "./providers/company_resolver/port.ts";
 import type { ReverseLookup } from "./providers/reverse_lookup/port.ts";
 import type { WebSearch } from "./providers/web_search/port.ts";

@@ -6,15 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../domain/config/config.ts";
-import type { VerificationOutcome } from "../domain/find/email_verifier.ts";
+import type { VerificationOutcome } from "../domain/verify/email_verifier.ts";
 import {
   checkRemoteVerifierCredentials,
   createRemoteVerifier,
   CREDENTIALS_REFUSED,
   logRemoteVerifierCheck,
-} from "../domain/find/remote_verifier.ts";
-import { createVerifierHandler } from "../domain/find/verifier_server.ts";
-import { createSmtpVerifier } from "../domain/find/smtp_verifier.ts";
+} from "../domain/verify/remote_verifier.ts";
+import { createVerifierHandler } from "../domain/verify/verifier_server.ts";
+import { createSmtpVerifier } from "../domain/verify/smtp_verifier.ts";
 import { createDnsResolver } from "../domain/providers/dns/create_dns_resolver.ts";
 import { memoryLogger } from "../domain/shared/logger.ts";
 import { startVerifier } from "../verifier.ts";

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { loadConfig, type VerifyConfig } from "../domain/config/config.ts";
-import type { VerificationOutcome } from "../domain/find/email_verifier.ts";
-import { createSmtpVerifier, type SmtpSessionEvent } from "../domain/find/smtp_verifier.ts";
-import { catchAllKey, mailHostsKey } from "../domain/find/verification_cache.ts";
+import type { VerificationOutcome } from "../domain/verify/email_verifier.ts";
+import { createSmtpVerifier, type SmtpSessionEvent } from "../domain/verify/smtp_verifier.ts";
+import { catchAllKey, mailHostsKey } from "../domain/verify/verification_cache.ts";
 import { createDnsResolver } from "../domain/providers/dns/create_dns_resolver.ts";
 import { connectTcp, type SmtpConnect } from "../domain/providers/smtp/smtp_client.ts";
 import { FakeClock } from "../domain/shared/clock.ts";

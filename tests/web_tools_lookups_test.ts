@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { DEFAULT_RATE_LIMITS } from "../domain/config/config.ts";
 import type { Ports } from "../domain/context.ts";
-import type { VerificationRequest } from "../domain/find/email_verifier.ts";
+import type { VerificationRequest } from "../domain/verify/email_verifier.ts";
 import type { ReverseLookupAnswer } from "../domain/providers/reverse_lookup/port.ts";
 import type { WebSearchAnswer } from "../domain/providers/web_search/port.ts";
 import { readBalance } from "../domain/billing/balance.ts";

@@ -19,7 +19,7 @@ import type { DomainContext } from "../context.ts";
 import { settleReservation } from "../billing/settle_reservation.ts";
 import type { TransactionSql } from "../stores/database.ts";
 import { type BulkRowInput, JOB_PAGE_SIZE, type JobRow, type JobStatus } from "./bulk_job.ts";
-import { coalesceByDomain } from "../find/coalesce_by_domain.ts";
+import { coalesceByDomain } from "../verify/mod.ts";
 import { answerBulkRow, type RowAnswer } from "./answer_bulk_row.ts";
 import { endBulkJob } from "./end_bulk_job.ts";
 

@@ -15,7 +15,7 @@ import { isDoNotContact } from "../do_not_contact/is_do_not_contact.ts";
 import type { ReverseLookupUnavailable } from "../providers/reverse_lookup/port.ts";
 import type { WebSearchUnavailable } from "../providers/web_search/port.ts";
 import type { EnrichAddress, EnrichAnswer, EnrichReason, Statement } from "./enrich_answer.ts";
-import { DOMAIN_KIND_NOTES, emailDomainKind } from "./email_domain_kind.ts";
+import { DOMAIN_KIND_NOTES, emailDomainKind } from "../shared/email_domain_kind.ts";
 import { normalizeEmail } from "../do_not_contact/do_not_contact_entry.ts";
 import { mergeStatements } from "./merge_statements.ts";
 import { readStatements } from "./read_statements.ts";

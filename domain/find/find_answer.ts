@@ -3,7 +3,7 @@
  * outcome is an answer: `found` false with a `reason` when no verified address is delivered.
  */
 
-import type { MailProvider } from "./mail_provider.ts";
+import type { MailProvider } from "../verify/mod.ts";
 
 export const FIND_MODES = ["email", "company", "network"] as const;
 export type FindMode = typeof FIND_MODES[number];

@@ -8,7 +8,7 @@
  * provider names from fixed lists, outcomes, operations, budgets and (for the opt-in workspace
  * label) the workspace's opaque id.
  */
-import type { MailProvider } from "../find/mail_provider.ts";
+import type { MailProvider } from "../verify/mod.ts";
 
 /** Outside services called over HTTP, as named in `provider_requests_total`. */
 export type ProviderName =

@@ -4,7 +4,7 @@
  * for MX hosts): a webhook must not become a way to reach the service's own network. Checked when
  * the endpoint is registered and again before every delivery (DNS may have changed).
  */
-import { isPublicAddress } from "../find/is_public_address.ts";
+import { isPublicAddress } from "../verify/mod.ts";
 import { ServiceError } from "../errors.ts";
 import type { WebhookSettings } from "./webhook_settings.ts";
 

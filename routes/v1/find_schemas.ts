@@ -9,7 +9,7 @@ import {
   type FindMode,
 } from "../../domain/find/find_answer.ts";
 import type { FindInput } from "../../domain/find/find_work_email.ts";
-import { MAIL_PROVIDERS } from "../../domain/find/mail_provider.ts";
+import { MAIL_PROVIDERS } from "../../domain/verify/mod.ts";
 import {
   controlCharacterMessage,
   hasAnyControlCharacter,

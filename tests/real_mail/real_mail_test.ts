@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { buildPorts } from "../../domain/build_ports.ts";
 import { loadConfig } from "../../domain/config/config.ts";
 import { emailCandidates } from "../../domain/find/email_candidates.ts";
-import { catchAllKey } from "../../domain/find/verification_cache.ts";
+import { catchAllKey } from "../../domain/verify/verification_cache.ts";
 import { FakeClock } from "../../domain/shared/clock.ts";
 import { openKv } from "../../domain/stores/kv.ts";
 import { PRICE_EMAIL, WORLD_PRICES } from "../find_world.ts";
