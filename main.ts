@@ -187,6 +187,7 @@ export async function startService(
         database: db.target,
         pollMs: config.leadSearch.pollMs,
         leaseMs: config.leadSearch.leaseMs,
+        pageDelayMs: config.leadSearch.pageDelayMs,
       })
       : startLeadSearchRunner(ctx, config.leadSearch);
     logger.info("lead-search runner started", {
@@ -201,6 +202,7 @@ export async function startService(
         startBulkJobRunner(ctx, {
           pollMs: config.leadSearch.pollMs,
           leaseMs: config.bulkLeaseMs,
+          pageDelayMs: config.bulkPageDelayMs,
         }),
         startWebhookDispatcher(ctx),
       ]

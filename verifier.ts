@@ -8,32 +8,16 @@
  * `VERIFY_*` setting of the engine. `VERIFIER_URL` is ignored here (it configures callers).
  * One JSON log line per request: method, path, status, duration; never a body or an address.
  */
-import { ConfigError, loadConfig } from "./domain/config/config.ts";
+import { loadVerifierServerConfig } from "./domain/config/config.ts";
 import { createVerifierHandler } from "./domain/verify/mod.ts";
 import { createLocalVerifier } from "./domain/build_ports.ts";
 import { openKv } from "./domain/stores/kv.ts";
 import { jsonLogger, type Logger } from "./domain/shared/logger.ts";
 
-export const DEFAULT_VERIFIER_PORT = 8788;
 const KNOWN_PATHS = new Set(["/verify", "/healthz"]);
 
-function verifierPort(env: Record<string, string | undefined>): number {
-  const raw = env.VERIFIER_PORT?.trim();
-  if (!raw) return DEFAULT_VERIFIER_PORT;
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
-    throw new ConfigError(`VERIFIER_PORT must be a port number (0-65535), got "${raw}"`);
-  }
-  return Number(raw);
-}
-
 export async function startVerifier(env: Record<string, string | undefined>, logger: Logger) {
-  const secret = env.VERIFIER_SECRET?.trim();
-  if (!secret) {
-    throw new ConfigError("VERIFIER_SECRET must be set: the bearer secret callers of /verify send");
-  }
-  const port = verifierPort(env);
-  // VERIFIER_URL/VERIFIER_SECRET configure callers of a remote verifier; this process is one.
-  const config = loadConfig({ ...env, VERIFIER_URL: undefined, VERIFIER_SECRET: undefined });
+  const { port, secret, config } = loadVerifierServerConfig(env);
   const kv = await openKv(config.kvPath);
   // The same engine as the service's own (DNS client choice, connect timeout, CA file).
   const verifier = await createLocalVerifier(config.verify, { kv, logger });

@@ -5,8 +5,8 @@
  * HTTP thread keeps its time. Instances share jobs through leases; a job whose holder died is
  * claimed again once its lease ran out (the claim takes expired leases).
  *
- * `BULK_PAGE_DELAY_MS` (tests only; default 0): a pause before each page's work, so a crash test
- * can kill a process while a job is half answered (tests/bulk_crash_test.ts).
+ * `pageDelayMs` (`BULK_PAGE_DELAY_MS`, tests only; default 0): a pause before each page's work, so
+ * a crash test can kill a process while a job is half answered (tests/bulk_crash_test.ts).
  */
 import type { DomainContext } from "../domain/context.ts";
 import { runBulkJob } from "../domain/bulk/run_bulk_job.ts";
@@ -14,10 +14,9 @@ import { startPollingLoop } from "./polling_loop.ts";
 
 export function startBulkJobRunner(
   ctx: DomainContext,
-  options: { pollMs: number; leaseMs: number },
+  options: { pollMs: number; leaseMs: number; pageDelayMs?: number },
 ) {
-  const raw = Deno.env.get("BULK_PAGE_DELAY_MS")?.trim();
-  const pageDelayMs = raw && /^\d+$/.test(raw) ? Number(raw) : 0;
+  const pageDelayMs = options.pageDelayMs ?? 0;
   return startPollingLoop({
     pollMs: options.pollMs,
     logger: ctx.logger,

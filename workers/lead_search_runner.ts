@@ -39,16 +39,6 @@ export interface LeadSearchRunner {
   stop(): Promise<void>;
 }
 
-/** `LEAD_SEARCH_PAGE_DELAY_MS` as a number of milliseconds (0 when unset). */
-export function pageDelayFromEnv(): number {
-  const raw = Deno.env.get("LEAD_SEARCH_PAGE_DELAY_MS")?.trim();
-  if (!raw) return 0;
-  if (!/^\d+$/.test(raw)) {
-    throw new Error(`LEAD_SEARCH_PAGE_DELAY_MS must be an integer >= 0, got "${raw}"`);
-  }
-  return Number(raw);
-}
-
 /** The runner's directory search, with the test-only pause before each page. */
 function runnerSearch(pageDelayMs: number): DirectorySearch {
   // One paged search per runner: it remembers a selective run's further matches between pages.
@@ -65,7 +55,7 @@ export function startLeadSearchRunner(
   ctx: RunnerContext,
   options: { pollMs: number; leaseMs: number; pageDelayMs?: number },
 ): LeadSearchRunner {
-  const search = runnerSearch(options.pageDelayMs ?? pageDelayFromEnv());
+  const search = runnerSearch(options.pageDelayMs ?? 0);
   return startPollingLoop({
     pollMs: options.pollMs,
     logger: ctx.logger,
@@ -85,7 +75,7 @@ export async function driveLeadSearchRuns(
   ctx: RunnerContext,
   options: { leaseMs: number; budgetMs: number; signal?: AbortSignal; pageDelayMs?: number },
 ): Promise<number> {
-  const search = runnerSearch(options.pageDelayMs ?? pageDelayFromEnv());
+  const search = runnerSearch(options.pageDelayMs ?? 0);
   const deadline = performance.now() + options.budgetMs;
   const shouldStop = () => options.signal?.aborted === true || performance.now() >= deadline;
   let runs = 0;
@@ -124,7 +114,7 @@ export const LEAD_SEARCH_CRON_JOB: CronJob = {
 
 /** Starts the runner on a Worker thread; `stop()` waits for it to hand its run back. */
 export function startLeadSearchWorker(
-  options: { database: DatabaseTarget; pollMs: number; leaseMs: number },
+  options: { database: DatabaseTarget; pollMs: number; leaseMs: number; pageDelayMs: number },
 ): LeadSearchRunner {
   const worker = new Worker(new URL("./lead_search_worker.ts", import.meta.url).href, {
     type: "module",

@@ -18,6 +18,8 @@ export interface WorkerStart {
   database: DatabaseTarget;
   pollMs: number;
   leaseMs: number;
+  /** `LEAD_SEARCH_PAGE_DELAY_MS` (tests only). */
+  pageDelayMs: number;
 }
 
 let stop: (() => Promise<void>) | null = null;
@@ -28,7 +30,7 @@ self.onmessage = async (event: MessageEvent<WorkerStart | { type: "stop" }>) => 
     const db = await connectDatabase(message.database, "url" in message.database ? 2 : 1);
     const runner = startLeadSearchRunner(
       { db, clock: systemClock, logger: jsonLogger() },
-      { pollMs: message.pollMs, leaseMs: message.leaseMs },
+      { pollMs: message.pollMs, leaseMs: message.leaseMs, pageDelayMs: message.pageDelayMs },
     );
     stop = async () => {
       await runner.stop();

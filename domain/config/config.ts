@@ -102,6 +102,11 @@ export interface Config {
    * page; above the longest page (50 rows, each bounded by `VERIFY_LOOKUP_SECONDS`).
    */
   bulkLeaseMs: number;
+  /**
+   * `BULK_PAGE_DELAY_MS` (tests only; default 0): a pause before each bulk-job page, so a crash
+   * test can kill a process while a job is half answered. Never set in production.
+   */
+  bulkPageDelayMs: number;
   /** `WEBHOOK_ALLOW_PRIVATE_ADDRESSES`, `WEBHOOK_TIMEOUT_SECONDS` (webhook_settings.ts). */
   webhooks: WebhookSettings;
 }
@@ -132,6 +137,11 @@ export interface LeadSearchConfig {
   pollMs: number;
   /** `LEAD_SEARCH_LEASE_SECONDS`: how long a claim on a run lasts without a page (default 30). */
   leaseMs: number;
+  /**
+   * `LEAD_SEARCH_PAGE_DELAY_MS` (tests only; default 0): a pause before each page, so a test can
+   * catch a run in progress. Never set in production.
+   */
+  pageDelayMs: number;
   /**
    * On Deno Deploy: the minute cron also delivers runs (until none is left or its time is up),
    * so a run goes on while no request keeps the app awake.
@@ -627,6 +637,30 @@ function checkDeployEnvironment(env: Env, deployment: { id: string }): void {
   }
 }
 
+/** The remote verifier's own port when `VERIFIER_PORT` is unset. */
+export const DEFAULT_VERIFIER_PORT = 8788;
+
+/**
+ * The remote verifier's settings (`deno task verifier`): `VERIFIER_PORT` (default 8788, 0 for any
+ * free port), `VERIFIER_SECRET` (required: the bearer secret its callers send), and everything
+ * else as the service reads it (`HOST`, `KV_PATH`/`DATA_DIR`, every `VERIFY_*`). `VERIFIER_URL`
+ * and `VERIFIER_SECRET` configure callers of a remote verifier; this process is one, so its
+ * `config` has neither.
+ */
+export function loadVerifierServerConfig(
+  env: Env,
+): { port: number; secret: string; config: Config } {
+  const secret = env.VERIFIER_SECRET?.trim();
+  if (!secret) {
+    throw new ConfigError("VERIFIER_SECRET must be set: the bearer secret callers of /verify send");
+  }
+  return {
+    port: port(env, "VERIFIER_PORT", DEFAULT_VERIFIER_PORT, true),
+    secret,
+    config: loadConfig({ ...env, VERIFIER_URL: undefined, VERIFIER_SECRET: undefined }),
+  };
+}
+
 export function loadConfig(env: Env): Config {
   const deployment = detectDeployment(env);
   if (deployment) checkDeployEnvironment(env, deployment);
@@ -684,6 +718,7 @@ export function loadConfig(env: Env): Config {
     }),
     leadSearch: leadSearchConfig(env, deployment !== null),
     bulkLeaseMs: seconds(env, "BULK_LEASE_SECONDS", 120, { min: 0.1, max: 3600 }),
+    bulkPageDelayMs: integer(env, "BULK_PAGE_DELAY_MS", 0, 0, 60_000),
     webhooks: {
       allowPrivateAddresses: flag(env, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", false),
       timeoutMs: seconds(env, "WEBHOOK_TIMEOUT_SECONDS", 15, { min: 0.1, max: 120 }),
@@ -731,6 +766,7 @@ function leadSearchConfig(env: Env, onDeploy: boolean): LeadSearchConfig {
     runner,
     pollMs: integer(env, "LEAD_SEARCH_POLL_MS", 300, MIN_POLL_MS, 60_000),
     leaseMs: seconds(env, "LEAD_SEARCH_LEASE_SECONDS", 30, { min: 0.1, max: 3600 }),
+    pageDelayMs: integer(env, "LEAD_SEARCH_PAGE_DELAY_MS", 0, 0, 60_000),
     driveFromCron: onDeploy && runner !== "off",
   };
 }
