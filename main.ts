@@ -25,6 +25,7 @@ import { createApp, MAX_BODY_BYTES } from "./routes/app.ts";
 import { serveHttp } from "./server/http_server.ts";
 import { createReadiness } from "./domain/health/readiness.ts";
 import { countActiveRuns } from "./domain/lead_search/count_active_runs.ts";
+import { countActiveJobs } from "./domain/bulk/count_active_jobs.ts";
 import { createPrometheusTelemetry } from "./domain/observability/prometheus_telemetry.ts";
 import { combineTelemetry, type Telemetry } from "./domain/observability/telemetry.ts";
 import { createTraceTelemetry } from "./domain/observability/trace_telemetry.ts";
@@ -130,7 +131,11 @@ export async function startService(
   }
   const { metricsToken, workspaceLabels } = config.observability;
   const metrics = metricsToken
-    ? createPrometheusTelemetry({ workspaceLabels, countRuns: () => countActiveRuns(db.sql) })
+    ? createPrometheusTelemetry({
+      workspaceLabels,
+      countRuns: () => countActiveRuns(db.sql),
+      countJobs: () => countActiveJobs(db.sql),
+    })
     : null;
   // Spans cost a no-op call each without a provider; on Deno Deploy its own provider takes them.
   const telemetry: Telemetry = combineTelemetry([

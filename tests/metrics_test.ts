@@ -3,6 +3,7 @@
  * exactly as the calls made did; no name, address or domain in any label.
  */
 import assert from "node:assert/strict";
+import { countActiveJobs } from "../domain/bulk/count_active_jobs.ts";
 import { createPrometheusTelemetry } from "../domain/observability/prometheus_telemetry.ts";
 import { finder, PRICE_EMAIL, startWorld } from "./find_world.ts";
 import { bearer, createTestEnv, createTestWorkspace, UNLIMITED_RATE_LIMITS } from "./harness.ts";
@@ -148,6 +149,32 @@ Deno.test("metrics: rate_limited_total by budget, the workspace label only when 
       sample(text, "rate_limited_total", { budget: "name_parse", workspace: ws.workspaceId }),
       limited,
     );
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("metrics: bulk_jobs counts the jobs not finished, by state", async () => {
+  const env = await createTestEnv();
+  try {
+    const ws = await createTestWorkspace(env, 1000);
+    const res = await env.app.request("/api/v1/bulk/jobs", {
+      method: "POST",
+      headers: bearer(ws.apiKey, {
+        "Content-Type": "application/json",
+        "Idempotency-Key": "bulk-gauge-1",
+      }),
+      body: JSON.stringify({ operation: "enrich", rows: [{ email: "a@acme.test" }] }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    await res.body?.cancel();
+    const metrics = createPrometheusTelemetry({
+      workspaceLabels: false,
+      countJobs: () => countActiveJobs(env.db.sql),
+    });
+    const text = await metrics.render();
+    assert.equal(sample(text, "bulk_jobs", { state: "queued" }), 1);
+    assert.equal(sample(text, "bulk_jobs", { state: "processing" }), 0);
   } finally {
     await env.close();
   }

@@ -9,11 +9,14 @@ import type { CountedEvent, Telemetry, TimedOperation } from "./telemetry.ts";
 
 /** Run states a scrape reads from the database (the active ones: finished runs only pile up). */
 export type RunCounts = Record<"queued" | "processing" | "cancelling", number>;
+export type JobCounts = Record<"queued" | "processing", number>;
 
 export interface PrometheusOptions {
   workspaceLabels: boolean;
   /** Counted at each scrape; a failure leaves the gauge as it was. */
   countRuns?: () => Promise<RunCounts>;
+  /** Bulk jobs not finished, by state (read at each scrape). */
+  countJobs?: () => Promise<JobCounts>;
 }
 
 export interface PrometheusTelemetry extends Telemetry {
@@ -127,6 +130,23 @@ export function createPrometheusTelemetry(options: PrometheusOptions): Prometheu
       if (!countRuns) return;
       try {
         const counts = await countRuns();
+        for (const [state, value] of Object.entries(counts)) this.set({ state }, value);
+      } catch {
+        // The database is down: the scrape still answers; /readyz says why.
+      }
+    },
+  });
+
+  const countJobs = options.countJobs;
+  new client.Gauge({
+    name: "bulk_jobs",
+    help: "Bulk jobs not finished, by state (read from the database at each scrape)",
+    labelNames: ["state"],
+    registers,
+    async collect() {
+      if (!countJobs) return;
+      try {
+        const counts = await countJobs();
         for (const [state, value] of Object.entries(counts)) this.set({ state }, value);
       } catch {
         // The database is down: the scrape still answers; /readyz says why.
