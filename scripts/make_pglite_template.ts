@@ -4,7 +4,7 @@
  * deno.json pins, and records that version beside it. Run it after changing that version.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { PGLITE_START_PARAMS } from "../domain/stores/database.ts";
+import { PGLITE_START_PARAMS } from "../domain/stores/embedded_database.ts";
 import { pinnedPgliteVersion } from "../domain/stores/pglite_template.ts";
 
 const version = pinnedPgliteVersion();
