@@ -3,6 +3,7 @@
  * providers run in the benchmark's process; and a closed-loop client that sends a different body
  * per request. Used by bench:find and bench:lookups.
  */
+import { ServiceChild } from "../tests/service_child.ts";
 import { createThrowawayDatabase } from "../tests/throwaway_database.ts";
 import { BENCH_CONCURRENCY } from "./http_support.ts";
 
@@ -49,37 +50,23 @@ export async function startServiceProcess(
     ? await createThrowawayDatabase(databaseUrl, "bench_")
     : null;
   if (databaseUrl) serviceEnv.DATABASE_URL = fresh?.url ?? databaseUrl;
-  const child = new Deno.Command(Deno.execPath(), {
-    cwd: new URL("..", import.meta.url).pathname,
-    args: [
-      "run",
-      "-A",
-      "--unstable-kv",
-      "--unstable-cron",
-      ...startTask.args,
-      new URL("../main.ts", import.meta.url).pathname,
-    ],
-    env: serviceEnv,
-    stdout: Deno.env.get("BENCH_DEBUG") ? "inherit" : "null",
-    stderr: "inherit",
-  }).spawn();
+  const child = new ServiceChild("bench", serviceEnv, {
+    clearEnv: false,
+    show: Boolean(Deno.env.get("BENCH_DEBUG")),
+    command: {
+      cmd: Deno.execPath(),
+      args: ["run", "-A", "--unstable-kv", "--unstable-cron", ...startTask.args, "main.ts"],
+    },
+  });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0;; i++) {
-    try {
-      const res = await fetch(`${base}/healthz`);
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch { /* not up yet */ }
-    if (i > 300) throw new Error("the service did not start");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await child.waitHealthy(base, 30_000);
   return {
     base,
     /** The service process itself (for its resident memory and CPU time). */
     pid: child.pid,
     databaseKind: databaseUrl ? "postgres" : "pglite",
     stop: async () => {
-      child.kill("SIGTERM");
+      child.signal("SIGTERM");
       await child.status;
       await fresh?.drop();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});

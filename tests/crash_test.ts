@@ -4,6 +4,7 @@
  * Idempotency-Key. Each answerable row must end up charged exactly once, every row answered,
  * and the balance must equal what was granted minus what the ledger charged.
  */
+import { ServiceChild } from "./service_child.ts";
 import assert from "node:assert/strict";
 import { DB_TEST, openTestDatabase } from "./harness.ts";
 
@@ -33,14 +34,12 @@ async function waitHealthy(base: string): Promise<void> {
   throw new Error("service did not become healthy");
 }
 
-/** The service as its own process; `CRASH_TEST_STDERR=1` shows its stderr in the test output. */
+/** The service as its own process; `CRASH_TEST_STDERR=1` shows its output in the test output. */
 function startProcess(env: Record<string, string>) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--unstable-kv", new URL("../main.ts", import.meta.url).pathname],
-    env: { ...env, LOG_REQUESTS: "false" },
-    stdout: "null",
-    stderr: Deno.env.get("CRASH_TEST_STDERR") ? "inherit" : "null",
-  }).spawn();
+  return new ServiceChild("crash", { ...env, LOG_REQUESTS: "false" }, {
+    clearEnv: false,
+    show: Boolean(Deno.env.get("CRASH_TEST_STDERR")),
+  });
 }
 
 async function chargedRows(base: string): Promise<number> {
@@ -100,7 +99,7 @@ Deno.test(
       );
       // The kill is driven by the ledger, not a timer: as soon as some rows are charged.
       await untilSomeRowsCharged(base);
-      child.kill("SIGKILL");
+      child.signal("SIGKILL");
       await child.status;
       await Promise.all(inFlight);
 
@@ -139,9 +138,7 @@ Deno.test(
         "the retries charged the rest",
       );
     } finally {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* already gone */ }
+      child.signal("SIGKILL");
       await child.status;
       await pg?.drop();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});

@@ -15,6 +15,7 @@ import { migrate } from "../../domain/stores/migrate.ts";
 import { createWorkspace } from "../../domain/workspaces/create_workspace.ts";
 import { startFakeWorld } from "../fakes/serve_fakes.ts";
 import { openTestDatabase } from "../harness.ts";
+import { freePort, ServiceChild } from "../service_child.ts";
 import { ensureDebianPackages, exists } from "../debian_packages.ts";
 
 export const VIEWPORTS = [
@@ -54,13 +55,6 @@ function chromiumPath(): string {
   return chromium.path;
 }
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
 export interface BrowserWorld {
   base: string;
   browser: Browser;
@@ -93,30 +87,17 @@ export async function startBrowserWorld(
   if (!pg) await seed.close();
 
   const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../main.ts", import.meta.url).pathname],
-    env: {
-      ...fakes.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_REQUESTS: "false",
-      ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
-      ...options.serviceEnv,
-    },
-    stdout: SHOW_LOGS ? "inherit" : "null",
-    stderr: SHOW_LOGS ? "inherit" : "null",
-  }).spawn();
+  const child = new ServiceChild("browser", {
+    ...fakes.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_REQUESTS: "false",
+    ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
+    ...options.serviceEnv,
+  }, { clearEnv: false, show: SHOW_LOGS });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0;; i++) {
-    try {
-      const res = await fetch(`${base}/healthz`);
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch { /* not up yet */ }
-    if (i > 300) throw new Error("the service did not start");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await child.waitHealthy(base, 30_000);
 
   const browser = await puppeteer.launch({
     executablePath,
@@ -158,9 +139,7 @@ export async function startBrowserWorld(
     },
     close: async () => {
       await browser.close().catch(() => {});
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
+      child.signal("SIGTERM");
       await child.status;
       await fakes.close();
       await pg?.drop();
