@@ -8,10 +8,12 @@ import type { Context } from "hono";
 import {
   type BulkJob,
   type BulkOperation,
+  type InvalidRow,
   isTerminalJob,
 } from "../../../domain/bulk/bulk_job.ts";
 import { readCsvRows, type ReadRows, validateRows } from "../../v1/bulk_rows.ts";
 import { ErrorPage, points } from "../layout.tsx";
+import { inSentence } from "../form_message.ts";
 import { StatusBadge } from "../lead_search/parts.tsx";
 import type { WebEnv } from "../web_env.ts";
 
@@ -82,6 +84,35 @@ function statusNote(job: BulkJob): string {
 export function jobNotFound(c: Context<WebEnv>) {
   c.status(404);
   return c.html(
-    <ErrorPage title="Page not found" message="There is no bulk job with this id in this workspace." />,
+    <ErrorPage
+      title="Page not found"
+      message="There is no bulk job with this id in this workspace."
+    />,
+  );
+}
+
+/** Rows listed with their line (the rest are in the API's answer and counted here). */
+const SHOWN_INVALID = 100;
+
+/** The rows validation set aside, by line and what was wrong (never their content). */
+export function InvalidRows(props: { rows: InvalidRow[]; open?: boolean }) {
+  const shown = props.rows.slice(0, SHOWN_INVALID);
+  return (
+    <details class="bulk-invalid" open={props.open ?? false}>
+      <summary>
+        {points(props.rows.length)} row{props.rows.length === 1 ? "" : "s"}{" "}
+        set aside (never charged)
+      </summary>
+      <ul>
+        {shown.map((row) => (
+          <li data-line={row.line}>
+            <span class="mono">Line {row.line}</span>: {inSentence(row.message)}
+          </li>
+        ))}
+      </ul>
+      {props.rows.length > shown.length
+        ? <p class="muted">… and {points(props.rows.length - shown.length)} more.</p>
+        : null}
+    </details>
   );
 }
