@@ -212,10 +212,13 @@ function HooksPage(
                     value={event}
                     checked={state.values.events.includes(event)}
                   />{" "}
-                  {EVENT_LABELS[event]} <code>{event}</code>
+                  {EVENT_LABELS[event]}
                 </label>
               ))}
             </div>
+            <span class="hint">
+              Sent as <code>{WEBHOOK_EVENTS[0]}</code> and <code>{WEBHOOK_EVENTS[1]}</code>.
+            </span>
           </fieldset>
           <div>
             <button type="submit">Add endpoint</button>
