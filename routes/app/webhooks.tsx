@@ -313,8 +313,7 @@ function EndpointsTable(
             >
               <td class="card-title mono hooks-url">{endpoint.url}</td>
               <td data-label="Events">
-                {endpoint.events.map((event) => <code key={event} class="hooks-event">{event}
-                </code>)}
+                <span class="mono hooks-url">{endpoint.events.join(", ")}</span>
               </td>
               <td class="nowrap" data-label="Added">
                 <Day iso={endpoint.createdAt} />
