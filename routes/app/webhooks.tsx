@@ -113,47 +113,44 @@ export function mountWebhooks(web: Hono<WebEnv>, ctx: DomainContext): void {
     }
   });
 
-  web.post("/settings/webhooks/:endpointId/delete", memberPage(ctx), async (c) => {
-    const limited = await refusedByRateLimit(c, ctx, "account");
-    if (limited) return render(c, { values: blank(), message: { kind: "error", body: limited } });
-    try {
-      await deleteWebhookEndpoint(ctx, {
-        workspaceId: c.get("member").workspaceId,
-        endpointId: c.req.param("endpointId"),
-      });
-    } catch (e) {
-      if (!(e instanceof ServiceError) || e.code !== "not_found") throw e;
-      c.status(404);
-      return render(c, {
-        values: blank(),
-        message: { kind: "error", body: "This workspace has no such endpoint (any more)." },
-      });
-    }
-    return c.redirect(`${WEBHOOKS_PATH}?done=deleted`, 303);
-  });
+  /** A button's POST: the verb, then back to the page saying what happened, or why it did not. */
+  const action = (
+    path: string,
+    verb: (c: Context<WebEnv>, workspaceId: string) => Promise<void>,
+    done: string,
+    refused: { status: 404 | 409; body: string },
+  ) =>
+    web.post(path, memberPage(ctx), async (c) => {
+      const limited = await refusedByRateLimit(c, ctx, "account");
+      if (limited) return render(c, { values: blank(), message: { kind: "error", body: limited } });
+      try {
+        await verb(c, c.get("member").workspaceId);
+      } catch (e) {
+        if (!(e instanceof ServiceError) || e.code !== "not_found") throw e;
+        c.status(refused.status);
+        return render(c, { values: blank(), message: { kind: "error", body: refused.body } });
+      }
+      return c.redirect(`${WEBHOOKS_PATH}?done=${done}`, 303);
+    });
 
-  web.post("/settings/webhooks/deliveries/:deliveryId/send-again", memberPage(ctx), async (c) => {
-    const limited = await refusedByRateLimit(c, ctx, "account");
-    if (limited) return render(c, { values: blank(), message: { kind: "error", body: limited } });
-    try {
-      await redeliverWebhook(ctx, {
-        workspaceId: c.get("member").workspaceId,
-        deliveryId: c.req.param("deliveryId"),
-      });
-    } catch (e) {
-      if (!(e instanceof ServiceError) || e.code !== "not_found") throw e;
-      c.status(409);
-      return render(c, {
-        values: blank(),
-        message: {
-          kind: "error",
-          body:
-            "That delivery cannot be sent again: it is still being tried, or its endpoint was deleted or disabled.",
-        },
-      });
-    }
-    return c.redirect(`${WEBHOOKS_PATH}?done=resent`, 303);
-  });
+  action(
+    "/settings/webhooks/:endpointId/delete",
+    (c, workspaceId) =>
+      deleteWebhookEndpoint(ctx, { workspaceId, endpointId: c.req.param("endpointId") ?? "" }),
+    "deleted",
+    { status: 404, body: "This workspace has no such endpoint (any more)." },
+  );
+  action(
+    "/settings/webhooks/deliveries/:deliveryId/send-again",
+    (c, workspaceId) =>
+      redeliverWebhook(ctx, { workspaceId, deliveryId: c.req.param("deliveryId") ?? "" }),
+    "resent",
+    {
+      status: 409,
+      body:
+        "That delivery cannot be sent again: it is still being tried, or its endpoint was deleted or disabled.",
+    },
+  );
 }
 
 function HooksPage(
