@@ -15,6 +15,7 @@ import {
   fetchInPage,
   fill,
   MEMBER_PASSWORD,
+  runFinished,
 } from "./browser/page_actions.ts";
 
 // Without Chromium (none installed, none installable) these skip; browser_world.ts says why.
@@ -25,28 +26,6 @@ async function available(world: BrowserWorld, page: Page): Promise<number> {
   await page.goto(`${world.base}/app`, { waitUntil: "load" });
   const text = await page.$eval(".stat .value", (element) => element.textContent ?? "");
   return Number(text.replace(/[^\d]/g, ""));
-}
-
-/**
- * Waits until the run page shows a terminal run. app.js reloads the page at that moment, so the
- * check is retried across the reload rather than held on one document.
- */
-async function runFinished(page: Page): Promise<string> {
-  for (let i = 0; i < 150; i++) {
-    try {
-      const done = await page.$eval(
-        ".lead-progress",
-        (element) => element.getAttribute("data-done") === "true" ? element.textContent : null,
-      );
-      if (done && (await page.evaluate("document.readyState")) === "complete") {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const settled = await page.$eval(".lead-progress", (element) => element.textContent ?? "");
-        return settled;
-      }
-    } catch { /* the page is reloading */ }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the run did not finish within 30 s");
 }
 
 Deno.test("web app in a browser: sign in, keys, lead search, sign out", TEST, async (t) => {

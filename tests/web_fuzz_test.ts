@@ -69,6 +69,11 @@ const FIELDS = [
 ];
 const IDS = ["x", "run_0a1b2c3d4e5f60718293", "run_%00", "%ED%A0%80", "%", "key_%00"];
 const POSTS = [
+  "/app/bulk",
+  "/app/bulk/jobs",
+  "/app/bulk/jobs/ID/cancel",
+  "/app/settings/webhooks/ID/delete",
+  "/app/settings/webhooks/deliveries/ID/send-again",
   "/app/do-not-contact",
   "/app/do-not-contact/remove",
   "/app/lead-search",
@@ -85,6 +90,13 @@ const POSTS = [
 ];
 const GETS = [
   "/app",
+  "/app/bulk",
+  "/app/bulk/jobs/ID",
+  "/app/bulk/jobs/ID/progress",
+  "/app/bulk/jobs/ID/results.csv",
+  "/app/ledger?cursor=ID",
+  "/app/ledger.csv?from=ID",
+  "/app/settings/webhooks",
   "/app/do-not-contact",
   "/app/lead-search",
   "/app/lead-search/runs/ID",

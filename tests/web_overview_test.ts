@@ -1,8 +1,8 @@
 /**
  * The overview page (`/app`): the balance, the chart of points spent per day and operation over
  * the last 30 days (its bars are the ledger's charge and settle postings, nothing else, nothing
- * of another workspace, nothing older than the window), the recent ledger entries, and their
- * empty states. The chart's query reads only the window on a new database.
+ * of another workspace, nothing older than the window), the recent ledger lines (one per call or
+ * reservation, with what it cost in the end), and their empty states. The chart's query reads only the window on a new database.
  */
 import assert from "node:assert/strict";
 import { reservePoints } from "../domain/billing/reserve_points.ts";
@@ -66,7 +66,7 @@ Deno.test("overview: empty states for a workspace that has nothing", DB_TEST, as
     const grantedPage = await other.get("/app");
     assert.match(grantedPage.text, /Nothing spent in the last 30 days/);
     assert.doesNotMatch(grantedPage.text, /No ledger entries yet/);
-    assert.match(grantedPage.text, /<tr data-kind="grant">/);
+    assert.match(grantedPage.text, /<tr data-kind="grant" data-net="640">/);
     assert.match(grantedPage.text, /\+640/);
   } finally {
     await env.close();
@@ -152,11 +152,26 @@ Deno.test(
       assert.match(page.text, /Last 30 days \(UTC\) · 50 points/, "the window's total");
       assert.match(page.text, /aria-label="Points spent per day over the last 30 days/);
 
-      // Recent entries: newest first, signed, with readable operations.
-      const rows = [...page.text.matchAll(/<tr data-kind="([a-z]+)">/g)].map((m) => m[1]);
-      assert.deepEqual(rows.slice(0, 5), ["charge", "release", "settle", "settle", "reserve"]);
-      assert.match(page.text, /\+88/, "the released remainder");
-      assert.match(page.text, /−100/, "the reservation");
+      // The recent ledger: one line per call and per reservation, newest first, with what each
+      // cost in the end; the reservation's steps folded under its line (not −100 −6 −6 +88).
+      const rows = [...page.text.matchAll(/<tr data-kind="([a-z]+)" data-net="(-?\d+)">/g)]
+        .map((m) => [m[1], Number(m[2])]);
+      assert.deepEqual(rows, [
+        ["call", -1],
+        ["reservation", -12],
+        ["call", -5],
+        ["call", -10],
+        ["call", -10],
+        ["call", -2],
+        ["call", -10],
+        ["call", -10],
+        ["grant", 5000],
+      ]);
+      assert.match(page.text, />−12</, "the reservation's line: what was settled");
+      assert.doesNotMatch(page.text, />−100</, "the reservation is a step, not a line");
+      assert.match(page.text, /4 steps \(2 settled\)/);
+      assert.match(page.text, /Reserved 100/);
+      assert.match(page.text, /Released 88/);
       assert.match(page.text, /Name parse/);
     } finally {
       await env.close();
@@ -173,7 +188,7 @@ Deno.test("overview: the 20 most recent ledger entries", DB_TEST, async () => {
     const page = await member.get("/app");
     assert.equal([...page.text.matchAll(/<tr data-kind=/g)].length, 20);
     assert.equal(
-      [...page.text.matchAll(/<tr data-kind="grant">/g)].length,
+      [...page.text.matchAll(/<tr data-kind="grant"/g)].length,
       0,
       "the oldest left out",
     );

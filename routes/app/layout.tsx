@@ -11,19 +11,25 @@ import { ASSET_PATHS } from "./assets.ts";
 
 export type Section =
   | "overview"
+  | "ledger"
   | "tools"
   | "lead-search"
+  | "bulk"
   | "do-not-contact"
   | "keys"
+  | "webhooks"
   | "prices"
   | "docs";
 
 const NAVIGATION: { section: Section; href: string; label: string }[] = [
   { section: "overview", href: "/app", label: "Overview" },
+  { section: "ledger", href: "/app/ledger", label: "Ledger" },
   { section: "tools", href: "/app/tools", label: "Tools" },
   { section: "lead-search", href: "/app/lead-search", label: "Lead search" },
+  { section: "bulk", href: "/app/bulk", label: "Bulk" },
   { section: "do-not-contact", href: "/app/do-not-contact", label: "Do-not-contact" },
   { section: "keys", href: "/app/settings/api-keys", label: "API keys" },
+  { section: "webhooks", href: "/app/settings/webhooks", label: "Webhooks" },
   { section: "prices", href: "/app/prices", label: "Prices" },
   { section: "docs", href: "/docs", label: "API reference" },
 ];

@@ -17,6 +17,9 @@ import { mountPrices } from "./prices.tsx";
 import { mountDoNotContact } from "./do_not_contact.tsx";
 import { mountTools } from "./tools/mount_tools.tsx";
 import { mountLeadSearchPages } from "./lead_search_pages.tsx";
+import { mountBulkPages } from "./bulk_pages.tsx";
+import { mountLedger } from "./ledger.tsx";
+import { mountWebhooks } from "./webhooks.tsx";
 import type { WebEnv } from "./web_env.ts";
 
 /** Security headers of every page: no framing, no sniffing, only our own scripts. */
@@ -52,6 +55,9 @@ export function mountWebApp(
   mountDoNotContact(web, ctx);
   mountTools(web, ctx);
   mountLeadSearchPages(web, ctx);
+  mountBulkPages(web, ctx);
+  mountLedger(web, ctx);
+  mountWebhooks(web, ctx);
 
   web.notFound((c) => {
     c.status(404);

@@ -5,7 +5,7 @@
  * cost). Shared by the API and the app's download.
  */
 import type { BulkResultRow } from "../../domain/bulk/read_bulk_results.ts";
-import { csvField } from "../app/csv.ts";
+import { CSV_BOM, csvLine } from "../app/csv.ts";
 
 type Cell = string | null;
 type Column = [string, (row: BulkResultRow) => Cell];
@@ -69,7 +69,7 @@ export function resultsStream(
     async pull(controller) {
       let out = "";
       if (!started && format === "csv") {
-        out = "\uFEFF" + columns.map(([name]) => name).join(",") + "\r\n";
+        out = CSV_BOM + csvLine(columns.map(([name]) => name));
       }
       started = true;
       const next = await iterator.next();
@@ -80,7 +80,7 @@ export function resultsStream(
       }
       for (const row of next.value) {
         out += format === "csv"
-          ? columns.map(([, read]) => csvField(read(row))).join(",") + "\r\n"
+          ? csvLine(columns.map(([, read]) => read(row)))
           : JSON.stringify(row) + "\n";
       }
       controller.enqueue(encoder.encode(out));

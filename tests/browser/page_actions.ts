@@ -1,4 +1,7 @@
-/** What the browser tests do on a page: click and wait, fill a field, capture, fetch, sign in. */
+/**
+ * What the browser tests do on a page: click and wait, fill a field, capture, fetch, sign in, wait
+ * for a run or job to end.
+ */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { type BrowserWorld, horizontalOverflow, VIEWPORTS } from "./browser_world.ts";
@@ -49,4 +52,26 @@ export async function signInFirstTime(world: BrowserWorld, page: Page): Promise<
   await page.type("#password", MEMBER_PASSWORD);
   await page.type("#confirmation", MEMBER_PASSWORD);
   await clickAndWait(page, "button[type=submit]");
+}
+
+/**
+ * Waits until a run's or a bulk job's page shows it ended. app.js reloads the page at that moment,
+ * so the check is retried across the reload rather than held on one document.
+ */
+export async function runFinished(page: Page): Promise<string> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      const done = await page.$eval(
+        ".lead-progress",
+        (element) => element.getAttribute("data-done") === "true" ? element.textContent : null,
+      );
+      if (done && (await page.evaluate("document.readyState")) === "complete") {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const settled = await page.$eval(".lead-progress", (element) => element.textContent ?? "");
+        return settled;
+      }
+    } catch { /* the page is reloading */ }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("the run or job did not finish within 30 s");
 }

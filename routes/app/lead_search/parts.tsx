@@ -10,13 +10,13 @@ import {
   type RunStatus,
 } from "../../../domain/lead_search/lead_search_run.ts";
 import { type Balance, readBalance } from "../../../domain/billing/balance.ts";
-import { ServiceError } from "../../../domain/errors.ts";
 import {
   startLeadSearch,
   type StartLeadSearchAnswer,
   type StartLeadSearchInput,
 } from "../../../domain/lead_search/start_lead_search.ts";
 import { ErrorPage, points } from "../layout.tsx";
+import { patiently } from "../patiently.ts";
 import type { WebEnv } from "../web_env.ts";
 
 export const LEAD_SEARCH_PATH = "/app/lead-search";
@@ -139,24 +139,10 @@ export async function shortfall(
   );
 }
 
-/**
- * The start verb, waiting out a moment of `idempotency_in_progress`: a double-clicked button sends
- * the form twice, the browser shows the second answer, and that answer should be the run the
- * first one made (a replay), not a refusal. A start takes milliseconds; after about two seconds
- * the refusal stands.
- */
-export async function startPatiently(
+/** The start verb, waiting out a moment of `idempotency_in_progress` (see `patiently`). */
+export function startPatiently(
   ctx: DomainContext,
   input: StartLeadSearchInput,
 ): Promise<StartLeadSearchAnswer> {
-  for (let attempt = 1;; attempt++) {
-    try {
-      return await startLeadSearch(ctx, input);
-    } catch (e) {
-      if (!(e instanceof ServiceError) || e.code !== "idempotency_in_progress" || attempt >= 10) {
-        throw e;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  return patiently(() => startLeadSearch(ctx, input));
 }

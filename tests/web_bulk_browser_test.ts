@@ -1,0 +1,137 @@
+/**
+ * The Bulk, Webhooks and Ledger pages in headless Chromium (tests/browser/browser_world.ts: the
+ * real service against the fake providers): a webhook endpoint registered in Settings (a receiver
+ * in this process on 127.0.0.1), a CSV file uploaded and quoted (a bad row reported by its line),
+ * the job started and followed to its end, the results downloaded, a list the workspace cannot
+ * pay refused, the job's delivery in the log and sent again, and the ledger showing the job as
+ * one line. Every page is screenshotted at 1280×800 and 390×844 with nothing running off a
+ * phone's screen.
+ */
+import assert from "node:assert/strict";
+import { chromium, startBrowserWorld } from "./browser/browser_world.ts";
+import {
+  capture,
+  clickAndWait,
+  fetchInPage,
+  fill,
+  runFinished,
+  signInFirstTime,
+} from "./browser/page_actions.ts";
+
+// Without Chromium (none installed, none installable) these skip; browser_world.ts says why.
+const TEST = { sanitizeOps: false, sanitizeResources: false, ignore: "missing" in chromium };
+
+const LIST = [
+  "name,company",
+  "Grace Hopper,acme.test",
+  "Nobody Here,acme.test",
+  ",acme.test",
+  "Ann Other,nomail.test",
+].join("\n");
+
+Deno.test("bulk, webhooks and the ledger in a browser", TEST, async (t) => {
+  const received: string[] = [];
+  const receiver = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    received.push(await req.text());
+    return new Response(null, { status: 200 });
+  });
+  const world = await startBrowserWorld({
+    points: 1000,
+    people: 10,
+    serviceEnv: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true" },
+  });
+  const page = await world.newPage();
+  page.on("dialog", (dialog) => dialog.accept());
+  const files = await Deno.makeTempDir({ prefix: "svc-bulk-browser-" });
+  try {
+    await signInFirstTime(world, page);
+
+    await t.step("Settings → Webhooks: add an endpoint, its secret shown once", async () => {
+      await page.goto(`${world.base}/app/settings/webhooks`, { waitUntil: "load" });
+      await capture(world, page, "webhooks");
+      await fill(page, "#hook-url", `http://127.0.0.1:${receiver.addr.port}/hooks`);
+      await clickAndWait(page, "main form.stack button[type=submit]");
+      const secret = await page.$eval("#new-webhook-secret", (e) => e.getAttribute("value"));
+      assert.match(secret ?? "", /^whsec_/);
+      await capture(world, page, "webhooks-secret");
+      await fill(page, "#hook-url", "ftp://127.0.0.1/x");
+      await clickAndWait(page, "main form.stack button[type=submit]");
+      assert.match(await page.content(), /The URL must be an https URL/);
+      await capture(world, page, "webhooks-error");
+    });
+
+    let jobUrl = "";
+    await t.step("Bulk: upload a file, the quote, start, follow it to the end", async () => {
+      await page.goto(`${world.base}/app/bulk`, { waitUntil: "load" });
+      await capture(world, page, "bulk");
+      await Deno.writeTextFile(`${files}/list.csv`, LIST);
+      const input = await page.$("#bulk-file");
+      await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(
+        `${files}/list.csv`,
+      );
+      await clickAndWait(page, "form[action='/app/bulk'] button[type=submit]");
+      const quote = await page.content();
+      assert.match(quote, /data-quote-rows="3"/);
+      assert.match(quote, /Line 4/);
+      await capture(world, page, "bulk-quote");
+      await clickAndWait(page, ".bulk-start button[type=submit]");
+      assert.match(page.url(), /\/app\/bulk\/jobs\/job_/);
+      jobUrl = page.url().replace(/\?.*$/, "");
+      const summary = await runFinished(page);
+      assert.match(summary, /Completed/);
+      assert.match(summary, /3 of 3 rows answered/);
+      await capture(world, page, "bulk-job");
+      const csv = await fetchInPage(page, `${new URL(jobUrl).pathname}/results.csv`);
+      assert.equal(csv.status, 200);
+      assert.match(csv.text, /grace\.hopper@acme\.test/);
+      await page.goto(`${world.base}/app/bulk`, { waitUntil: "load" });
+      assert.ok(await page.$("table.bulk-jobs tbody tr"), "the job is listed");
+      await capture(world, page, "bulk-jobs");
+    });
+
+    await t.step("Bulk: a list the workspace cannot pay is refused", async () => {
+      await page.goto(`${world.base}/app/bulk`, { waitUntil: "load" });
+      await page.click("input[name=operation][value=enrich]");
+      const emails = Array.from({ length: 150 }, (_, i) => `person${i}@acme.test`);
+      await fill(page, "#bulk-list", ["email", ...emails].join("\n"));
+      await clickAndWait(page, "form[action='/app/bulk'] button[type=submit]");
+      assert.match(await page.content(), /Not enough points/);
+      assert.equal(await page.$(".bulk-start"), null, "no start button");
+      await capture(world, page, "bulk-quote-short");
+    });
+
+    await t.step("the job's delivery in the log, sent again", async () => {
+      for (let i = 0; i < 100 && received.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(received.length, 1, "the job's end was delivered");
+      assert.equal(JSON.parse(received[0]).type, "bulk.job.completed");
+      await page.goto(`${world.base}/app/settings/webhooks`, { waitUntil: "load" });
+      assert.ok(await page.$("tr[data-status=delivered]"));
+      await capture(world, page, "webhooks-deliveries");
+      await clickAndWait(page, "form[action$='/send-again'] button");
+      assert.match(await page.content(), /Queued to be sent again/);
+      for (let i = 0; i < 100 && received.length < 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(received.length, 2, "sent again");
+    });
+
+    await t.step("the ledger: the job is one line of what it cost", async () => {
+      await page.goto(`${world.base}/app/ledger`, { waitUntil: "load" });
+      const kinds = await page.$$eval(
+        "table.ledger-lines tbody tr",
+        (rows) => rows.map((row) => [row.getAttribute("data-kind"), row.getAttribute("data-net")]),
+      );
+      assert.deepEqual(kinds, [["job", "-20"], ["grant", "1000"]]);
+      await page.click(".ledger-steps summary");
+      await capture(world, page, "ledger");
+      await page.goto(`${world.base}/app`, { waitUntil: "load" });
+      await capture(world, page, "overview-ledger");
+    });
+  } finally {
+    await world.close();
+    await receiver.shutdown();
+    await Deno.remove(files, { recursive: true });
+  }
+});
