@@ -55,6 +55,7 @@ export function mountHealth(
     description:
       "No key needed. For load balancers: 200 when this instance serves requests, 503 while it " +
       "starts, while it stops (requests in progress still finish) or when it cannot reach its database.",
+    security: [],
     responses: {
       200: {
         description: "Ready",
@@ -64,6 +65,7 @@ export function mountHealth(
         description: "Starting, stopping, or the database is unreachable",
         content: { "application/json": { schema: ReadySchema } },
       },
+      ...UNREADABLE_REQUEST_RESPONSE,
     },
   });
   app.openapi(ready, async (c) => {

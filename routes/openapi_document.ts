@@ -74,6 +74,13 @@ export function buildOpenApiDocument(
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods)) {
       // Each billed route declares its own cost (billed_route.ts); the rest are free.
+      // A body the route checks itself (its validator would refuse another media type) is still
+      // required: the document says so, as the route answers a missing one 400.
+      if (operation["x-body-required"] === true) {
+        delete operation["x-body-required"];
+        const body = operation.requestBody as { required?: boolean } | undefined;
+        if (body) body.required = true;
+      }
       const costs = (operation["x-cost"] ?? []) as DeclaredCost[];
       operation["x-cost"] = costs.map((cost) => ({
         points: prices[cost.price],

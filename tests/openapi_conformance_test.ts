@@ -43,6 +43,23 @@ const STATE_CODES = new Set([
   "invalid_input",
 ]);
 
+/**
+ * A bulk job's checks the document states in words, not in a schema: the key is required to
+ * start a job but not for a dry run (a header cannot depend on a query parameter), and rows are
+ * each checked as their single call checks its body, a job with no valid row being refused.
+ */
+const BULK_JOB_CHECKS = new Set([
+  "Idempotency-Key is required to start a job",
+  "No row is valid: nothing to do",
+]);
+
+/**
+ * Operations not generated: registering a webhook resolves the URL's host in DNS, so its answer
+ * depends on the world, and random host names would send lookups off this machine. Its checks
+ * have their own tests (tests/webhooks_test.ts).
+ */
+const NOT_GENERATED = new Set(["POST /api/v1/webhooks"]);
+
 interface GeneratedRequest {
   path: Record<string, unknown>;
   query: Record<string, unknown>;
@@ -109,6 +126,7 @@ Deno.test(
       for (const [template, methods] of Object.entries(document.paths)) {
         for (const [method, operation] of Object.entries(methods)) {
           const where = `${method.toUpperCase()} ${template}`;
+          if (NOT_GENERATED.has(where)) continue;
           const { arbitrary, admits } = requestArbitrary(operation, inline);
           const seen: { sent: number; statuses: Record<number, number> } = tally[where] = {
             sent: 0,
@@ -145,7 +163,10 @@ Deno.test(
               const text = await response.text();
               seen.sent++;
               seen.statuses[response.status] = (seen.statuses[response.status] ?? 0) + 1;
-              const code = response.ok ? null : JSON.parse(text)?.error?.code;
+              const error = response.ok ? null : JSON.parse(text)?.error;
+              const code = error?.code ?? null;
+              const statedInWords = template === "/api/v1/bulk/jobs" &&
+                code === "validation_error" && BULK_JOB_CHECKS.has(error?.message);
               // A started run is cancelled, so the next start is judged on its form again.
               if (template === "/api/v1/lead-search" && response.ok) {
                 const runId = JSON.parse(text).data.run?.id;
@@ -157,7 +178,7 @@ Deno.test(
                 }
               }
               assert.ok(
-                response.ok || (response.status < 500 && STATE_CODES.has(code)),
+                response.ok || (response.status < 500 && (STATE_CODES.has(code) || statedInWords)),
                 `${where} admitted by the document, answered ${response.status}: ${text}`,
               );
             }),

@@ -1274,7 +1274,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["BulkJobRequest"];
                 "text/csv": string;
@@ -2440,7 +2440,7 @@ export interface operations {
                      *       "lead_search.run.completed"
                      *     ]
                      */
-                    events: string[];
+                    events: ("lead_search.run.completed" | "bulk.job.completed")[];
                     /**
                      * @description An https URL whose host resolves to global addresses only
                      * @example https://93.184.215.14/hooks/contact-data
@@ -2609,6 +2609,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A request the HTTP server cannot read (malformed, or headers too large: 431) is refused before any route runs, without a JSON body */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Ready */
             200: {
                 headers: {

@@ -20,6 +20,7 @@ export function mountBulkJobCreate(app: OpenAPIHono<AppEnv>, ctx: DomainContext)
       "JSON `{operation, rows}` or a CSV body (`Content-Type: text/csv`, a header row naming the fields, `?operation=find|enrich`), up to 10,000 rows. Rows are validated first: a bad row is listed in `invalidRows` with its line and skipped, never charged; exact duplicates are folded. The worst case of every row is reserved (402 `insufficient_credits` with `meta {required, available, shortfall}` when it cannot be); each row is then billed as its single call with the same outcome would be, settled page by page, and what was not used is released at the end. `?dryRun=true` answers the quote alone, free. `Idempotency-Key` is required to start a job (a retry answers the same job).",
     security: API_KEY_SECURITY,
     middleware: keyedAndLimited(ctx, "bulk"),
+    "x-body-required": true,
     "x-cost": [
       { price: "findEmail", per: "find row, as the single call (worst case reserved at start)" },
       { price: "findCompany", per: "find row in company mode, as the single call" },
@@ -29,7 +30,8 @@ export function mountBulkJobCreate(app: OpenAPIHono<AppEnv>, ctx: DomainContext)
       headers: OptionalIdempotencyHeaders,
       query: BulkJobQuery,
       body: {
-        // (required would run the JSON validator on a CSV body too; a missing body is refused below)
+        // Not `required` here (the JSON validator would then refuse a CSV body too): the route
+        // refuses a missing body itself, and the document states it required (`x-body-required`).
         required: false,
         content: {
           "application/json": { schema: BulkJobBodySchema },

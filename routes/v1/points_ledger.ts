@@ -28,6 +28,11 @@ const LineSchema = z.object({
   })),
 }).openapi("LedgerLine");
 
+/** 1 to `MAX_LEDGER_PAGE` (200), as the document states it. */
+const LIMIT = /^(?:[1-9]|[1-9]\d|1\d\d|200)$/;
+/** A day as the document states it; a 31st of a shorter month rolls over, as `Date.parse` does. */
+const DAY = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
+
 /** A `YYYY-MM-DD` day as the instant it starts (UTC); `next` for the day after. */
 export function dayStart(value: string | undefined, field: string, next = false): Date | undefined {
   if (value === undefined || value === "") return undefined;
@@ -53,9 +58,13 @@ export function mountPointsLedger(app: OpenAPIHono<AppEnv>, ctx: DomainContext):
     request: {
       query: z.object({
         cursor: z.string().regex(/^\d{1,18}$/, "cursor must be a nextCursor value").optional(),
-        limit: z.string().regex(/^\d{1,3}$/, `limit must be 1 to ${MAX_LEDGER_PAGE}`).optional(),
-        from: z.string().optional().openapi({ description: "First day (YYYY-MM-DD, UTC)" }),
-        to: z.string().optional().openapi({ description: "Last day (YYYY-MM-DD, UTC)" }),
+        limit: z.string().regex(LIMIT, `limit must be 1 to ${MAX_LEDGER_PAGE}`).optional(),
+        from: z.string().regex(DAY, "from must be a date (YYYY-MM-DD)").optional().openapi({
+          description: "First day (YYYY-MM-DD, UTC)",
+        }),
+        to: z.string().regex(DAY, "to must be a date (YYYY-MM-DD)").optional().openapi({
+          description: "Last day (YYYY-MM-DD, UTC)",
+        }),
       }),
     },
     responses: {

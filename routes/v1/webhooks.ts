@@ -47,9 +47,14 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, ctx: DomainContext): voi
                   description: "An https URL whose host resolves to global addresses only",
                   example: "https://93.184.215.14/hooks/contact-data",
                 }),
-                events: z.array(z.string({ error: "events must be strings" }), {
-                  error: "events must be an array",
-                }).max(10).openapi({
+                events: z.array(
+                  z.enum(WEBHOOK_EVENTS, {
+                    error: `events must be among ${WEBHOOK_EVENTS.join(", ")}`,
+                  }),
+                  {
+                    error: "events must be an array",
+                  },
+                ).min(1, "events must name at least one event").max(10).openapi({
                   example: ["bulk.job.completed", "lead_search.run.completed"],
                 }),
               }),
