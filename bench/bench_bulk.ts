@@ -8,22 +8,12 @@
 import { runBulkJob } from "../domain/bulk/run_bulk_job.ts";
 import { bearer, createTestWorkspace } from "../tests/harness.ts";
 import { startWorld } from "../tests/find_world.ts";
+import { GIVEN as ALL_GIVEN, SURNAMES as ALL_SURNAMES } from "./bench_names.ts";
 
 const ROWS = Number(Deno.env.get("BENCH_ROWS") ?? 10_000);
 const DOMAINS = Number(Deno.env.get("BENCH_DOMAINS") ?? 200);
-const GIVEN = [
-  "Amara",
-  "Bruno",
-  "Chiara",
-  "Dmitri",
-  "Elena",
-  "Farid",
-  "Greta",
-  "Hiro",
-  "Ines",
-  "Jonas",
-];
-const SURNAMES = ["Abbott", "Baker", "Castro", "Dalton", "Ellis", "Fischer", "Garcia", "Hughes"];
+const GIVEN = ALL_GIVEN.slice(0, 10);
+const SURNAMES = ALL_SURNAMES.slice(0, 8);
 
 const domains = Array.from({ length: DOMAINS }, (_, d) => `bulk${d}.test`);
 const rows = Array.from({ length: ROWS }, (_, i) => {

@@ -13,30 +13,11 @@ import { startFakeGithub } from "../tests/fakes/github_server.ts";
 import { startFakeGravatar } from "../tests/fakes/gravatar_server.ts";
 import { BENCH_CONCURRENCY, BENCH_SECONDS } from "./http_support.ts";
 import { closedLoop, type LoopResult, perSecond, startServiceProcess } from "./service_process.ts";
+import { GIVEN as ALL_GIVEN, SURNAMES as ALL_SURNAMES } from "./bench_names.ts";
 
 const PEOPLE = Number(Deno.env.get("BENCH_PEOPLE") ?? 300);
-const GIVEN = [
-  "Amara",
-  "Bruno",
-  "Chiara",
-  "Dmitri",
-  "Elena",
-  "Farid",
-  "Greta",
-  "Hugo",
-  "Ines",
-  "Jonas",
-];
-const SURNAMES = [
-  "Abbott",
-  "Brennan",
-  "Castillo",
-  "Dalton",
-  "Eriksen",
-  "Fischer",
-  "Galloway",
-  "Hartmann",
-];
+const GIVEN = ALL_GIVEN.slice(0, 10);
+const SURNAMES = ALL_SURNAMES.slice(0, 8);
 const COMPANIES = ["Acme", "Initech", "Globex", "Umbrella", "Hooli"];
 
 /** Letters for a number (0 → "a", 26 → "ba"): keeps generated surnames apart, and alphabetic. */
