@@ -124,7 +124,7 @@ const COMMANDS: Record<string, Command> = {
   },
   "key revoke": {
     options: ["key-id"],
-    run: (sql, o) => revokeApiKey(sql, { keyId: required(o, "key-id") }),
+    run: (sql, o) => revokeApiKey({ db: { sql } }, { keyId: required(o, "key-id") }),
   },
   "user create": {
     options: ["workspace", "email"],
@@ -185,14 +185,14 @@ const COMMANDS: Record<string, Command> = {
     options: ["workspace", "email", "domain"],
     run: async (sql, o) => {
       const { workspaceId, target } = await dncTarget(sql, o);
-      return await addDoNotContact(sql, { workspaceId, ...target });
+      return await addDoNotContact({ db: { sql } }, { workspaceId, ...target });
     },
   },
   "dnc remove": {
     options: ["workspace", "email", "domain"],
     run: async (sql, o) => {
       const { workspaceId, target } = await dncTarget(sql, o);
-      return await removeDoNotContact(sql, { workspaceId, ...target });
+      return await removeDoNotContact({ db: { sql } }, { workspaceId, ...target });
     },
   },
   "dnc list": {
@@ -200,7 +200,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (sql, o) => {
       const workspaceId = required(o, "workspace");
       await mustExist(sql, workspaceId);
-      return { workspaceId, entries: await listDoNotContact(sql, { workspaceId }) };
+      return { workspaceId, entries: await listDoNotContact({ db: { sql } }, { workspaceId }) };
     },
   },
 };

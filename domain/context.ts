@@ -45,6 +45,14 @@ export interface LookupSettings {
   webhooks?: WebhookSettings;
 }
 
+/**
+ * The part of a context a verb that only reads or writes the database needs: callers pass their
+ * whole context (a route its `ctx`, a test its env, the admin CLI `{ db }`), never a handle.
+ */
+export interface DbContext {
+  db: Pick<Database, "sql">;
+}
+
 export interface DomainContext extends Ports {
   db: Database;
   kv: Deno.Kv;

@@ -114,7 +114,7 @@ Deno.test(
       await t.step("revoked key", async () => {
         const key = await createApiKey(env.db.sql, { workspaceId: ws.workspaceId });
         assert.equal((await get(bearer(key.apiKey))).status, 200);
-        await revokeApiKey(env.db.sql, { keyId: key.keyId });
+        await revokeApiKey(env, { keyId: key.keyId });
         await expect401(await get(bearer(key.apiKey)), "Invalid API key");
       });
       await t.step("each key sees only its workspace", async () => {

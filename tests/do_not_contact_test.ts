@@ -143,7 +143,7 @@ Deno.test("add, remove and list: idempotent, normalised, per workspace", DB_TEST
     const other = await workspace(sql, "dnc-b");
 
     assert.deepEqual(
-      await addDoNotContact(sql, { workspaceId: ws, email: " Ada@Engines.Example " }),
+      await addDoNotContact({ db: { sql } }, { workspaceId: ws, email: " Ada@Engines.Example " }),
       {
         workspaceId: ws,
         kind: "email",
@@ -152,28 +152,29 @@ Deno.test("add, remove and list: idempotent, normalised, per workspace", DB_TEST
       },
     );
     assert.equal(
-      (await addDoNotContact(sql, { workspaceId: ws, email: "ada@engines.example" })).created,
+      (await addDoNotContact({ db: { sql } }, { workspaceId: ws, email: "ada@engines.example" }))
+        .created,
       false,
     );
     assert.equal(
-      (await addDoNotContact(sql, { workspaceId: ws, domain: "ACME.com." })).created,
+      (await addDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "ACME.com." })).created,
       true,
     );
     assert.equal(
-      (await addDoNotContact(sql, { workspaceId: ws, domain: "acme.com" })).created,
+      (await addDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "acme.com" })).created,
       false,
     );
     assert.equal(
-      (await addDoNotContact(sql, { workspaceId: ws, domain: "Bücher.example" })).value,
+      (await addDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "Bücher.example" })).value,
       "xn--bcher-kva.example",
     );
     // The same value in another workspace is its own entry.
     assert.equal(
-      (await addDoNotContact(sql, { workspaceId: other, domain: "acme.com" })).created,
+      (await addDoNotContact({ db: { sql } }, { workspaceId: other, domain: "acme.com" })).created,
       true,
     );
 
-    const listing = await listDoNotContact(sql, { workspaceId: ws });
+    const listing = await listDoNotContact({ db: { sql } }, { workspaceId: ws });
     assert.deepEqual(listing.map(({ kind, value }) => [kind, value]), [
       ["domain", "acme.com"],
       ["domain", "xn--bcher-kva.example"],
@@ -181,49 +182,53 @@ Deno.test("add, remove and list: idempotent, normalised, per workspace", DB_TEST
     ]);
     for (const entry of listing) assert.ok(!Number.isNaN(Date.parse(entry.createdAt)));
     assert.deepEqual(
-      (await listDoNotContact(sql, { workspaceId: other })).map((e) => e.value),
+      (await listDoNotContact({ db: { sql } }, { workspaceId: other })).map((e) => e.value),
       ["acme.com"],
     );
-    assert.deepEqual(await listDoNotContact(sql, { workspaceId: "ws_nope" }), []);
+    assert.deepEqual(await listDoNotContact({ db: { sql } }, { workspaceId: "ws_nope" }), []);
 
     // Removing reads the entry the same way; a second removal removes nothing.
-    assert.deepEqual(await removeDoNotContact(sql, { workspaceId: ws, domain: "Acme.COM" }), {
-      workspaceId: ws,
-      kind: "domain",
-      value: "acme.com",
-      removed: true,
-    });
+    assert.deepEqual(
+      await removeDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "Acme.COM" }),
+      {
+        workspaceId: ws,
+        kind: "domain",
+        value: "acme.com",
+        removed: true,
+      },
+    );
     assert.equal(
-      (await removeDoNotContact(sql, { workspaceId: ws, domain: "acme.com" })).removed,
+      (await removeDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "acme.com" })).removed,
       false,
     );
     // An address entry is not removed by naming its domain, nor the reverse.
     assert.equal(
-      (await removeDoNotContact(sql, { workspaceId: ws, domain: "engines.example" })).removed,
+      (await removeDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "engines.example" }))
+        .removed,
       false,
     );
     assert.deepEqual(
-      (await listDoNotContact(sql, { workspaceId: ws })).map((e) => e.value),
+      (await listDoNotContact({ db: { sql } }, { workspaceId: ws })).map((e) => e.value),
       ["xn--bcher-kva.example", "ada@engines.example"],
     );
     // The other workspace's entry is untouched.
     assert.deepEqual(
-      (await listDoNotContact(sql, { workspaceId: other })).map((e) => e.value),
+      (await listDoNotContact({ db: { sql } }, { workspaceId: other })).map((e) => e.value),
       ["acme.com"],
     );
 
     await assert.rejects(
-      addDoNotContact(sql, { workspaceId: "ws_nope", domain: "acme.com" }),
+      addDoNotContact({ db: { sql } }, { workspaceId: "ws_nope", domain: "acme.com" }),
       (error: unknown) =>
         error instanceof ServiceError && error.code === "not_found" &&
         error.message === "No workspace with id ws_nope",
     );
     await assert.rejects(
-      addDoNotContact(sql, { workspaceId: ws, email: "a@b.com", domain: "b.com" }),
+      addDoNotContact({ db: { sql } }, { workspaceId: ws, email: "a@b.com", domain: "b.com" }),
       (error: unknown) => error instanceof ServiceError && error.code === "validation_error",
     );
     await assert.rejects(
-      removeDoNotContact(sql, { workspaceId: ws, domain: "co.uk" }),
+      removeDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "co.uk" }),
       (error: unknown) => error instanceof ServiceError && error.code === "validation_error",
     );
     // The table refuses what the verbs would never write.
@@ -255,10 +260,10 @@ Deno.test(
         isDoNotContact(sql, { workspaceId, email });
 
       assert.equal(await listed("bob@acme.com"), false, "an empty list refuses nothing");
-      await addDoNotContact(sql, { workspaceId: ws, domain: "acme.com" });
-      await addDoNotContact(sql, { workspaceId: ws, domain: "mail.globex.test" });
-      await addDoNotContact(sql, { workspaceId: ws, email: "ada@engines.example" });
-      await addDoNotContact(sql, { workspaceId: ws, domain: "bücher.example" });
+      await addDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "acme.com" });
+      await addDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "mail.globex.test" });
+      await addDoNotContact({ db: { sql } }, { workspaceId: ws, email: "ada@engines.example" });
+      await addDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "bücher.example" });
 
       for (
         const email of [
@@ -300,7 +305,7 @@ Deno.test(
       // Another workspace's list is its own.
       assert.equal(await listed("bob@acme.com", other), false);
       assert.equal(await listed("ada@engines.example", other), false);
-      await removeDoNotContact(sql, { workspaceId: ws, domain: "acme.com" });
+      await removeDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "acme.com" });
       assert.equal(await listed("bob@mail.acme.com"), false);
     });
   },

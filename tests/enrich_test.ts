@@ -198,8 +198,8 @@ Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_T
     });
 
     await t.step("do-not-contact: refused before any work, nothing sent anywhere", async () => {
-      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, email: "dnc@acme.test" });
-      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "blocked.test" });
+      await addDoNotContact(env, { workspaceId: ws.workspaceId, email: "dnc@acme.test" });
+      await addDoNotContact(env, { workspaceId: ws.workspaceId, domain: "blocked.test" });
       const before = world.requests();
       for (const email of ["dnc@acme.test", "someone@blocked.test", "x@mail.blocked.test"]) {
         const { data } = await enrich({ email });
@@ -208,7 +208,7 @@ Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_T
         assert.equal(data.pointsCharged, 0);
       }
       // Even a cached answer is refused for a listed address.
-      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, email: "grace@acme.test" });
+      await addDoNotContact(env, { workspaceId: ws.workspaceId, email: "grace@acme.test" });
       const { data } = await enrich({ email: "grace@acme.test" });
       assert.equal(data.reason, "do-not-contact");
       assert.equal(world.requests(), before);
@@ -239,7 +239,7 @@ Deno.test(
       assert.equal(replayed.data.replay, true);
 
       for (const entry of [{ email: "grace@acme.test" }, { domain: "acme.test" }]) {
-        await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, ...entry });
+        await addDoNotContact(env, { workspaceId: ws.workspaceId, ...entry });
         const before = world.requests();
         const refused = await enrich({ email: "grace@acme.test" }, "e-dnc");
         assert.equal(refused.status, 200);

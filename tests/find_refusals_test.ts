@@ -163,7 +163,7 @@ Deno.test("find: the do-not-contact list holds, before any DNS or SMTP", DB_TEST
     };
 
     await t.step("a listed address: its person is refused, uncharged", async () => {
-      await addDoNotContact(env.db.sql, {
+      await addDoNotContact(env, {
         workspaceId: ws.workspaceId,
         email: "grace.hopper@acme.test",
       });
@@ -188,13 +188,13 @@ Deno.test("find: the do-not-contact list holds, before any DNS or SMTP", DB_TEST
     });
 
     await t.step("a listed domain, and a host beneath it, are refused", async () => {
-      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "acme.test" });
+      await addDoNotContact(env, { workspaceId: ws.workspaceId, domain: "acme.test" });
       await refused({ name: "Linus Torvalds", company: "acme.test" });
       await refused({ name: "John Smith", company: "mail.acme.test" });
     });
 
     await t.step("company mode: refused after the resolver, nothing billed", async () => {
-      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "initech.test" });
+      await addDoNotContact(env, { workspaceId: ws.workspaceId, domain: "initech.test" });
       const data = await refused({ mode: "company", name: "Peter Gibbons", company: "Initech" });
       assert.equal(data.company.domain, "initech.test");
     });
@@ -217,7 +217,7 @@ Deno.test("find: the do-not-contact list holds, before any DNS or SMTP", DB_TEST
 
     await t.step("a removed entry: the same key runs again", async () => {
       const other = { name: "Ada Lovelace", company: "catchall.test" };
-      await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "catchall.test" });
+      await addDoNotContact(env, { workspaceId: ws.workspaceId, domain: "catchall.test" });
       await refused(other, "dnc-1");
       await env.db.sql`
         DELETE FROM do_not_contact WHERE workspace_id = ${ws.workspaceId}

@@ -2,7 +2,7 @@
  * The architecture's arrows, checked over every .ts and .tsx file: main.ts → server, routes →
  * domain → domain/stores; workers → domain; domain → model for types. `model/` imports nothing of
  * ours; `domain/` never imports Hono, routes, workers or the server plumbing; `routes/` never
- * touch stores.
+ * touch stores, nor hold a database handle (`ctx.db`): they pass their context to a verb.
  */
 import assert from "node:assert/strict";
 
@@ -38,6 +38,10 @@ Deno.test("import direction: no forbidden edge", async () => {
   const violations: string[] = [];
   for (const file of files) {
     const text = await Deno.readTextFile(new URL(file, ROOT));
+    // Routes call verbs with their context, never holding the database themselves.
+    if (file.startsWith("routes/") && /\bctx\.db\b|\.db\.sql\b/.test(text)) {
+      violations.push(`${file}: routes never hold a database handle (pass ctx to the verb)`);
+    }
     for (const { spec, target } of importsOf(file, text)) {
       const isTest = /_test\.tsx?$/.test(file);
       if (file.startsWith("model/") && target !== null && !target.startsWith("model/")) {

@@ -232,7 +232,7 @@ Deno.test(
             FROM generate_series(1, 30) i`;
       }
       const sql: Sql = env.db.sql;
-      const answer = await spendingByDay(sql, {
+      const answer = await spendingByDay({ db: { sql } }, {
         workspaceId: workspaces[0].workspaceId,
         now: Date.now(),
       });
@@ -240,7 +240,7 @@ Deno.test(
       assert.equal(answer.days.length, 30);
 
       const plans: ReturnType<typeof scans>[] = [];
-      await spendingByDay(explaining(sql, (plan) => plans.push(scans(plan))), {
+      await spendingByDay({ db: { sql: explaining(sql, (plan) => plans.push(scans(plan))) } }, {
         workspaceId: workspaces[0].workspaceId,
         now: Date.now(),
       });

@@ -83,7 +83,7 @@ Deno.test("do-not-contact: add, list, remove, and the verbs' messages", DB_TEST,
   try {
     const ws = await createTestWorkspace(env);
     const other = await createTestWorkspace(env);
-    await addDoNotContact(env.db.sql, { workspaceId: other.workspaceId, domain: "other.example" });
+    await addDoNotContact(env, { workspaceId: other.workspaceId, domain: "other.example" });
     const member = await signedInMember(env, ws.workspaceId);
 
     const empty = await member.get(DNC);
@@ -109,7 +109,7 @@ Deno.test("do-not-contact: add, list, remove, and the verbs' messages", DB_TEST,
     );
     assert.match(list.text, /<tr data-kind="email">.*?jane\+news@example\.org/s);
     assert.deepEqual(
-      (await listDoNotContact(env.db.sql, { workspaceId: ws.workspaceId })).map((e) => e.value),
+      (await listDoNotContact(env, { workspaceId: ws.workspaceId })).map((e) => e.value),
       ["acme.com", "jane+news@example.org"],
     );
 
@@ -137,7 +137,7 @@ Deno.test("do-not-contact: add, list, remove, and the verbs' messages", DB_TEST,
       assert.match(refused.text, /class="notice error"/);
       assert.ok(refused.text.includes(`name="entry" required maxlength="320" value="${entry}"`));
     }
-    assert.equal((await listDoNotContact(env.db.sql, { workspaceId: ws.workspaceId })).length, 2);
+    assert.equal((await listDoNotContact(env, { workspaceId: ws.workspaceId })).length, 2);
 
     // Remove: the list's form asks in a dialog; without script, a confirmation page first.
     assert.match(
@@ -156,7 +156,7 @@ Deno.test("do-not-contact: add, list, remove, and the verbs' messages", DB_TEST,
     );
     assert.match(asked.text, /<input type="hidden" name="value" value="acme\.com">/);
     assert.doesNotMatch(asked.text, /name="noscript"/);
-    assert.equal((await listDoNotContact(env.db.sql, { workspaceId: ws.workspaceId })).length, 2);
+    assert.equal((await listDoNotContact(env, { workspaceId: ws.workspaceId })).length, 2);
 
     const removed = await member.post(`${DNC}/remove`, { kind: "domain", value: "acme.com" });
     assert.equal(removed.status, 200);
@@ -167,11 +167,11 @@ Deno.test("do-not-contact: add, list, remove, and the verbs' messages", DB_TEST,
     const nonsense = await member.post(`${DNC}/remove`, { kind: "phone", value: "1" });
     assert.equal(nonsense.status, 400);
     assert.deepEqual(
-      (await listDoNotContact(env.db.sql, { workspaceId: ws.workspaceId })).map((e) => e.value),
+      (await listDoNotContact(env, { workspaceId: ws.workspaceId })).map((e) => e.value),
       ["jane+news@example.org"],
     );
     assert.equal(
-      (await listDoNotContact(env.db.sql, { workspaceId: other.workspaceId })).length,
+      (await listDoNotContact(env, { workspaceId: other.workspaceId })).length,
       1,
       "another workspace's entry untouched",
     );
@@ -184,7 +184,7 @@ Deno.test("do-not-contact: every form needs its CSRF token", DB_TEST, async () =
   const env = await createTestEnv();
   try {
     const ws = await createTestWorkspace(env);
-    await addDoNotContact(env.db.sql, { workspaceId: ws.workspaceId, domain: "keep.example" });
+    await addDoNotContact(env, { workspaceId: ws.workspaceId, domain: "keep.example" });
     const member = await signedInMember(env, ws.workspaceId);
     await member.get(DNC);
     const add = await member.post(DNC, { _csrf: "", entry: "new.example" });
@@ -196,7 +196,7 @@ Deno.test("do-not-contact: every form needs its CSRF token", DB_TEST, async () =
     });
     assert.equal(remove.status, 403);
     assert.deepEqual(
-      (await listDoNotContact(env.db.sql, { workspaceId: ws.workspaceId })).map((e) => e.value),
+      (await listDoNotContact(env, { workspaceId: ws.workspaceId })).map((e) => e.value),
       ["keep.example"],
     );
   } finally {

@@ -3,6 +3,7 @@ import { ServiceError } from "../errors.ts";
 import type { Sql, TransactionSql } from "../stores/database.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "./api_key.ts";
 import { newId } from "../shared/new_id.ts";
+import type { DbContext } from "../context.ts";
 
 export interface CreatedApiKey {
   keyId: string;
@@ -34,9 +35,10 @@ export async function createApiKey(
  * says which key the form made, whose secret is not kept and so is never shown again.
  */
 export async function createApiKeyOnce(
-  sql: Sql | TransactionSql,
+  ctx: DbContext,
   input: CreateApiKeyInput & { formKey: string },
 ): Promise<{ created: CreatedApiKey } | { alreadyCreated: { keyId: string } }> {
+  const { sql } = ctx.db;
   const created = await insertApiKey(sql, input, input.formKey);
   if (created) return { created };
   const [row] = await sql<{ id: string }[]>`

@@ -3,7 +3,8 @@
  * name, display prefix, dates and status. Newest first. `status` is read against `now` (the
  * caller's clock), the same instant authentication compares expiry with.
  */
-import type { Sql } from "../stores/database.ts";
+
+import type { DbContext } from "../context.ts";
 
 export type ApiKeyStatus = "active" | "expired" | "revoked";
 
@@ -21,9 +22,10 @@ export interface ApiKeyListing {
 }
 
 export async function listApiKeys(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string; now: number },
 ): Promise<ApiKeyListing[]> {
+  const { sql } = ctx.db;
   const rows = await sql<
     {
       id: string;

@@ -1,6 +1,7 @@
 import { ServiceError } from "../errors.ts";
-import type { Sql } from "../stores/database.ts";
+
 import { looksLikeId } from "../shared/new_id.ts";
+import type { DbContext } from "../context.ts";
 
 /**
  * Revokes a key; revoking twice keeps the first revocation time. With `workspaceId` (the web
@@ -9,9 +10,10 @@ import { looksLikeId } from "../shared/new_id.ts";
  * probed. Without it (the operator's CLI) any key is found by its id.
  */
 export async function revokeApiKey(
-  sql: Sql,
+  ctx: DbContext,
   input: { keyId: string; workspaceId?: string },
 ): Promise<{ keyId: string; workspaceId: string; revokedAt: string }> {
+  const { sql } = ctx.db;
   const notFound = () => new ServiceError("not_found", `No API key with id ${input.keyId}`);
   // an id no key can have (made up, or holding what the database cannot store) names none
   if (!looksLikeId("key", input.keyId)) throw notFound();

@@ -10,7 +10,8 @@
  * order and `created_at` is each transaction's start, so the two agree but for postings of
  * transactions running across the window's first instant, 30 days back.)
  */
-import type { Sql } from "../stores/database.ts";
+
+import type { DbContext } from "../context.ts";
 
 export interface DailySpending {
   /** `YYYY-MM-DD` (UTC). */
@@ -31,9 +32,10 @@ export interface SpendingByDay {
 const DAY_MS = 86_400_000;
 
 export async function spendingByDay(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string; now: number; days?: number },
 ): Promise<SpendingByDay> {
+  const { sql } = ctx.db;
   const count = input.days ?? 30;
   const today = Math.floor(input.now / DAY_MS) * DAY_MS;
   const since = new Date(today - (count - 1) * DAY_MS);

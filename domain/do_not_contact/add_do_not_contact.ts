@@ -4,12 +4,13 @@
  * `validation_error` for a malformed or ambiguous entry and `not_found` for an unknown workspace.
  */
 import { ServiceError } from "../errors.ts";
-import type { Sql } from "../stores/database.ts";
+
 import {
   type DoNotContactKind,
   type DoNotContactTarget,
   parseDoNotContactEntry,
 } from "./do_not_contact_entry.ts";
+import type { DbContext } from "../context.ts";
 
 export interface AddDoNotContactResult {
   workspaceId: string;
@@ -20,9 +21,10 @@ export interface AddDoNotContactResult {
 }
 
 export async function addDoNotContact(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string } & DoNotContactTarget,
 ): Promise<AddDoNotContactResult> {
+  const { sql } = ctx.db;
   const { kind, value } = parseDoNotContactEntry(input);
   const { workspaceId } = input;
   try {

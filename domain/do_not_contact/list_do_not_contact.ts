@@ -2,8 +2,9 @@
  * A workspace's do-not-contact list: every entry, domains before addresses, each kind in
  * alphabetical order of its stored value (an unknown workspace has an empty list).
  */
-import type { Sql } from "../stores/database.ts";
+
 import type { DoNotContactKind } from "./do_not_contact_entry.ts";
+import type { DbContext } from "../context.ts";
 
 export interface DoNotContactListing {
   kind: DoNotContactKind;
@@ -13,9 +14,10 @@ export interface DoNotContactListing {
 }
 
 export async function listDoNotContact(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string },
 ): Promise<DoNotContactListing[]> {
+  const { sql } = ctx.db;
   const rows = await sql<{ kind: DoNotContactKind; value: string; created_at: Date }[]>`
     SELECT kind, value, created_at FROM do_not_contact
      WHERE workspace_id = ${input.workspaceId}

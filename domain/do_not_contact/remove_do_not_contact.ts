@@ -4,12 +4,13 @@
  * reads it, so any spelling of a listed entry removes it; throws `validation_error` for a
  * malformed or ambiguous entry.
  */
-import type { Sql } from "../stores/database.ts";
+
 import {
   type DoNotContactKind,
   type DoNotContactTarget,
   parseDoNotContactEntry,
 } from "./do_not_contact_entry.ts";
+import type { DbContext } from "../context.ts";
 
 export interface RemoveDoNotContactResult {
   workspaceId: string;
@@ -19,9 +20,10 @@ export interface RemoveDoNotContactResult {
 }
 
 export async function removeDoNotContact(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string } & DoNotContactTarget,
 ): Promise<RemoveDoNotContactResult> {
+  const { sql } = ctx.db;
   const { kind, value } = parseDoNotContactEntry(input);
   const { workspaceId } = input;
   const rows = await sql`

@@ -1,8 +1,9 @@
 import { ServiceError } from "../errors.ts";
 import type { RateLimiter } from "../rate_limit/rate_limiter.ts";
-import type { Sql } from "../stores/database.ts";
+
 import { hashPassword, passwordProblem, verifyPassword } from "./password.ts";
 import { countPasswordAttempt } from "./sign_in.ts";
+import type { DbContext } from "../context.ts";
 
 export type ChoosePasswordOutcome =
   | { ok: true }
@@ -18,7 +19,7 @@ export type ChoosePasswordOutcome =
  * A new password that is unacceptable throws `validation_error`; nothing changes on any refusal.
  */
 export async function choosePassword(
-  deps: { sql: Sql; rateLimiter: RateLimiter },
+  deps: DbContext & { rateLimiter: RateLimiter },
   input: {
     memberId: string;
     currentSessionHash: string;
@@ -34,7 +35,7 @@ export async function choosePassword(
   if (input.password !== input.confirmation) {
     throw new ServiceError("validation_error", "The two passwords are not the same");
   }
-  const [member] = await deps.sql<
+  const [member] = await deps.db.sql<
     { email: string; password_hash: string; password_is_temporary: boolean }[]
   >`SELECT email, password_hash, password_is_temporary FROM members WHERE id = ${input.memberId}`;
   if (!member) throw new ServiceError("not_found", "No such member");
@@ -46,7 +47,7 @@ export async function choosePassword(
     }
   }
   const passwordHash = await hashPassword(input.password);
-  const changed = await deps.sql.begin(async (tx) => {
+  const changed = await deps.db.sql.begin(async (tx) => {
     // Only over the password just checked (or the one-time one): a change made meanwhile wins.
     const updated = await tx`
       UPDATE members SET password_hash = ${passwordHash}, password_is_temporary = false,

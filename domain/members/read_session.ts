@@ -1,14 +1,15 @@
 import type { Clock } from "../shared/clock.ts";
-import type { Sql } from "../stores/database.ts";
+
 import { hashSessionToken, type MemberSession } from "./session.ts";
+import type { DbContext } from "../context.ts";
 
 /** The live session behind a cookie token, or null (unknown, expired or signed out). */
 export async function readSession(
-  deps: { sql: Sql; clock: Clock },
+  deps: DbContext & { clock: Clock },
   token: string | undefined,
 ): Promise<MemberSession | null> {
   if (!token || !/^[0-9a-f]{64}$/.test(token)) return null;
-  const rows = await deps.sql<
+  const rows = await deps.db.sql<
     {
       member_id: string;
       workspace_id: string;

@@ -6,11 +6,12 @@
  */
 import type { RateLimiter } from "../rate_limit/rate_limiter.ts";
 import type { Clock } from "../shared/clock.ts";
-import type { Sql } from "../stores/database.ts";
+
 import { decoyHash, verifyPassword } from "./password.ts";
 import { hashSessionToken, newSessionToken, SESSION_DAYS } from "./session.ts";
 import { hasControlCharacter } from "../shared/control_characters.ts";
 import { encodeHex } from "../shared/hex.ts";
+import type { DbContext } from "../context.ts";
 
 export type SignInOutcome =
   | { ok: true; token: string; expiresAt: Date; mustChoosePassword: boolean }
@@ -18,14 +19,14 @@ export type SignInOutcome =
   | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
 
 export async function signIn(
-  deps: { sql: Sql; clock: Clock; rateLimiter: RateLimiter },
+  deps: DbContext & { clock: Clock; rateLimiter: RateLimiter },
   input: { email: string; password: string; clientAddress: string },
 ): Promise<SignInOutcome> {
   const email = input.email.trim().toLowerCase();
   const wait = await countPasswordAttempt(deps.rateLimiter, email, input.clientAddress);
   if (wait !== null) return { ok: false, reason: "rate-limited", retryAfterSeconds: wait };
   // (an address with a control character is no member's, and NUL cannot reach the database)
-  const [member] = hasControlCharacter(email) ? [] : await deps.sql<
+  const [member] = hasControlCharacter(email) ? [] : await deps.db.sql<
     { id: string; workspace_id: string; password_hash: string; password_is_temporary: boolean }[]
   >`SELECT id, workspace_id, password_hash, password_is_temporary FROM members
      WHERE email = ${email}`;
@@ -34,12 +35,12 @@ export async function signIn(
 
   const token = newSessionToken();
   const expiresAt = new Date(deps.clock.now() + SESSION_DAYS * 86_400_000);
-  await deps.sql`
+  await deps.db.sql`
     INSERT INTO sessions (token_hash, member_id, workspace_id, csrf_token, expires_at)
     VALUES (${await hashSessionToken(token)}, ${member.id}, ${member.workspace_id},
             ${newSessionToken()}, ${expiresAt})`;
   // Expired sessions of anyone are cleared as members sign in (no sweeper needed).
-  await deps.sql`DELETE FROM sessions WHERE expires_at < ${new Date(deps.clock.now())}`;
+  await deps.db.sql`DELETE FROM sessions WHERE expires_at < ${new Date(deps.clock.now())}`;
   return { ok: true, token, expiresAt, mustChoosePassword: member.password_is_temporary };
 }
 

@@ -42,8 +42,7 @@ interface KeysPageState {
 }
 
 export function mountApiKeys(web: Hono<WebEnv>, ctx: DomainContext): void {
-  const keysOf = (workspaceId: string) =>
-    listApiKeys(ctx.db.sql, { workspaceId, now: ctx.clock.now() });
+  const keysOf = (workspaceId: string) => listApiKeys(ctx, { workspaceId, now: ctx.clock.now() });
 
   const render = async (c: Context<WebEnv>, state: KeysPageState) => {
     const keys = await keysOf(c.get("member").workspaceId);
@@ -73,7 +72,7 @@ export function mountApiKeys(web: Hono<WebEnv>, ctx: DomainContext): void {
     };
     const formKey = formKeyOf(form);
     try {
-      const outcome = await createApiKeyOnce(ctx.db.sql, {
+      const outcome = await createApiKeyOnce(ctx, {
         formKey,
         workspaceId: c.get("member").workspaceId,
         name: values.name,
@@ -153,7 +152,7 @@ export function mountApiKeys(web: Hono<WebEnv>, ctx: DomainContext): void {
     // Sent only by a browser without script, which could not ask: ask on a page first.
     if (form.noscript) return c.redirect(revokePath(keyId), 303);
     try {
-      await revokeApiKey(ctx.db.sql, { keyId, workspaceId: c.get("member").workspaceId });
+      await revokeApiKey(ctx, { keyId, workspaceId: c.get("member").workspaceId });
     } catch (error) {
       if (error instanceof ServiceError && error.code === "not_found") return keyNotFound(c);
       throw error;

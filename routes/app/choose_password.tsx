@@ -101,7 +101,7 @@ export function mountChoosePassword(web: Hono<WebEnv>, ctx: DomainContext): void
       return c.html(<PasswordForm member={member} state={{ error }} />);
     };
     try {
-      const outcome = await choosePassword({ sql: ctx.db.sql, rateLimiter: ctx.rateLimiter }, {
+      const outcome = await choosePassword(ctx, {
         memberId: member.memberId,
         currentSessionHash: await hashSessionToken(c.get("sessionToken")),
         currentPassword: member.mustChoosePassword ? undefined : typed.currentPassword,

@@ -47,7 +47,7 @@ function kindWord(kind: DoNotContactKind): string {
 export function mountDoNotContact(web: Hono<WebEnv>, ctx: DomainContext): void {
   const render = async (c: Context<WebEnv>, state: DncState) => {
     const member = c.get("member");
-    const entries = await listDoNotContact(ctx.db.sql, { workspaceId: member.workspaceId });
+    const entries = await listDoNotContact(ctx, { workspaceId: member.workspaceId });
     return c.html(<DncPage c={c} entries={entries} state={state} />);
   };
 
@@ -60,7 +60,7 @@ export function mountDoNotContact(web: Hono<WebEnv>, ctx: DomainContext): void {
       if (!entry.trim()) {
         throw new ServiceError("validation_error", "Enter an address or a domain to add.");
       }
-      const added = await addDoNotContact(ctx.db.sql, {
+      const added = await addDoNotContact(ctx, {
         workspaceId: c.get("member").workspaceId,
         ...targetOf(entry),
       });
@@ -121,7 +121,7 @@ export function mountDoNotContact(web: Hono<WebEnv>, ctx: DomainContext): void {
       );
     }
     try {
-      const removed = await removeDoNotContact(ctx.db.sql, {
+      const removed = await removeDoNotContact(ctx, {
         workspaceId: member.workspaceId,
         ...(kind === "email" ? { email: value } : { domain: value }),
       });

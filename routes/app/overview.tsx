@@ -4,7 +4,7 @@
  */
 import type { Hono } from "hono";
 import type { DomainContext } from "../../domain/context.ts";
-import { readBalance } from "../../domain/billing/balance.ts";
+
 import { readLedgerLines } from "../../domain/billing/ledger_lines.ts";
 import { spendingByDay } from "../../domain/billing/spending_by_day.ts";
 import { Page, points } from "./layout.tsx";
@@ -12,6 +12,7 @@ import { memberPage } from "./member_pages.ts";
 import type { WebEnv } from "./web_env.ts";
 import { SpendingChart } from "./overview_chart.tsx";
 import { LEDGER_PATH, LedgerLines } from "./ledger.tsx";
+import { readWorkspaceBalance } from "../../domain/billing/read_workspace_balance.ts";
 
 const RECENT_LINES = 20;
 
@@ -20,8 +21,8 @@ export function mountOverview(web: Hono<WebEnv>, ctx: DomainContext): void {
     const member = c.get("member");
     const { workspaceId } = member;
     const [balance, spending, ledger] = await Promise.all([
-      readBalance(ctx.db.sql, workspaceId),
-      spendingByDay(ctx.db.sql, { workspaceId, now: ctx.clock.now() }),
+      readWorkspaceBalance(ctx, { workspaceId: workspaceId }),
+      spendingByDay(ctx, { workspaceId, now: ctx.clock.now() }),
       readLedgerLines(ctx, { workspaceId, limit: RECENT_LINES }),
     ]);
     return c.html(

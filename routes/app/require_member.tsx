@@ -15,7 +15,7 @@ export const CHOOSE_PASSWORD_PATH = "/app/password";
 export function requireMember(ctx: DomainContext): MiddlewareHandler<WebEnv> {
   return async (c, next) => {
     const token = readAppCookie(c, SESSION_COOKIE);
-    const member = await readSession({ sql: ctx.db.sql, clock: ctx.clock }, token);
+    const member = await readSession(ctx, token);
     if (!member || !token) {
       const url = new URL(c.req.url);
       const back = c.req.method === "GET" ? url.pathname + url.search : "/app";

@@ -102,7 +102,7 @@ export function mountSignIn(web: Hono<WebEnv>, ctx: DomainContext): void {
     }
     if (!email.trim() || !password) return retry(400, "Enter your email and password.");
     const outcome = await signIn(
-      { sql: ctx.db.sql, clock: ctx.clock, rateLimiter: ctx.rateLimiter },
+      ctx,
       { email, password, clientAddress: clientAddressOf(c) },
     );
     if (!outcome.ok && outcome.reason === "rate-limited") {
@@ -119,7 +119,7 @@ export function mountSignIn(web: Hono<WebEnv>, ctx: DomainContext): void {
   });
 
   web.post("/sign-out", requireMember(ctx), requireCsrf(), async (c) => {
-    await signOut(ctx.db.sql, c.get("sessionToken"));
+    await signOut(ctx, c.get("sessionToken"));
     clearAppCookie(c, SESSION_COOKIE);
     return c.redirect("/app/sign-in", 303);
   });

@@ -12,7 +12,7 @@ import type { Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
 import { bodyLimit } from "hono/body-limit";
 import type { DomainContext } from "../../../domain/context.ts";
-import { type Balance, readBalance } from "../../../domain/billing/balance.ts";
+import { type Balance } from "../../../domain/billing/balance.ts";
 import {
   type BulkJob,
   type BulkOperation,
@@ -39,6 +39,7 @@ import {
   operationOf,
   readList,
 } from "./bulk_parts.tsx";
+import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
 
 type Message = { kind: "error" | "info" | "success"; body: Child };
 
@@ -219,7 +220,7 @@ async function renderBulkPage(
 ) {
   const member = c.get("member");
   const [balance, jobs] = await Promise.all([
-    readBalance(ctx.db.sql, member.workspaceId),
+    readWorkspaceBalance(ctx, { workspaceId: member.workspaceId }),
     listBulkJobs(ctx, { workspaceId: member.workspaceId, limit: PAST_JOBS }),
   ]);
   const { values, quoted } = props;

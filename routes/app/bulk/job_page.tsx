@@ -9,7 +9,7 @@
 import type { Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
 import type { DomainContext } from "../../../domain/context.ts";
-import { readBalance } from "../../../domain/billing/balance.ts";
+
 import { type BulkJob, isTerminalJob } from "../../../domain/bulk/bulk_job.ts";
 import { cancelBulkJob } from "../../../domain/bulk/cancel_bulk_job.ts";
 import { readBulkJob } from "../../../domain/bulk/read_bulk_job.ts";
@@ -29,6 +29,7 @@ import {
   JobProgress,
   OPERATION_LABELS,
 } from "./bulk_parts.tsx";
+import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
 
 type Message = { kind: "error" | "info" | "success"; body: Child };
 
@@ -158,7 +159,7 @@ async function flash(
   const reserved = c.req.query("reserved");
   // The page reloads itself when the job ends: a start's news no longer holds then.
   if (reserved && /^\d{1,12}$/.test(reserved) && !isTerminalJob(job.status)) {
-    const balance = await readBalance(ctx.db.sql, c.get("member").workspaceId);
+    const balance = await readWorkspaceBalance(ctx, { workspaceId: c.get("member").workspaceId });
     return {
       kind: "success",
       body: (

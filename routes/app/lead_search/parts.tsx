@@ -9,7 +9,7 @@ import {
   type LeadSearchRun,
   type RunStatus,
 } from "../../../domain/lead_search/lead_search_run.ts";
-import { type Balance, readBalance } from "../../../domain/billing/balance.ts";
+import { type Balance } from "../../../domain/billing/balance.ts";
 import {
   startLeadSearch,
   type StartLeadSearchAnswer,
@@ -18,6 +18,7 @@ import {
 import { ErrorPage, points } from "../layout.tsx";
 import { patiently } from "../patiently.ts";
 import type { WebEnv } from "../web_env.ts";
+import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
 
 export const LEAD_SEARCH_PATH = "/app/lead-search";
 export const runPath = (runId: string) => `${LEAD_SEARCH_PATH}/runs/${encodeURIComponent(runId)}`;
@@ -126,7 +127,7 @@ export async function shortfall(
   const price = ctx.prices.lead;
   const needed = count * price;
   const available = answer.balance?.available ??
-    (await readBalance(ctx.db.sql, workspaceId)).available;
+    (await readWorkspaceBalance(ctx, { workspaceId: workspaceId })).available;
   const affordable = price > 0 ? Math.floor(available / price) : count;
   return (
     <>

@@ -10,7 +10,7 @@ import type { Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { DomainContext } from "../../../domain/context.ts";
-import { readBalance } from "../../../domain/billing/balance.ts";
+
 import { ServiceError } from "../../../domain/errors.ts";
 import { cancelLeadSearchRun } from "../../../domain/lead_search/cancel_lead_search_run.ts";
 import { findContinuation } from "../../../domain/lead_search/find_continuation.ts";
@@ -45,6 +45,7 @@ import {
   When,
 } from "./parts.tsx";
 import { RunProgress } from "./run_progress.tsx";
+import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
 
 type Message = { kind: "error" | "info" | "success"; body: Child };
 
@@ -247,7 +248,7 @@ async function flashMessage(
     };
   }
   if (flash.reserved && /^\d{1,9}$/.test(flash.reserved) && isActive(run)) {
-    const balance = await readBalance(ctx.db.sql, c.get("member").workspaceId);
+    const balance = await readWorkspaceBalance(ctx, { workspaceId: c.get("member").workspaceId });
     return {
       kind: "success",
       body: (

@@ -7,7 +7,7 @@ import type { Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { DomainContext } from "../../../domain/context.ts";
-import { type Balance, readBalance } from "../../../domain/billing/balance.ts";
+import { type Balance } from "../../../domain/billing/balance.ts";
 import { ServiceError } from "../../../domain/errors.ts";
 import { MAX_COUNT } from "../../../domain/lead_search/lead_search_run.ts";
 import type { LeadSearchRun } from "../../../domain/lead_search/lead_search_run.ts";
@@ -39,6 +39,7 @@ import {
   StatusBadge,
   When,
 } from "./parts.tsx";
+import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
 
 type Message = { kind: "error" | "info"; body: Child };
 
@@ -125,7 +126,7 @@ async function renderSearchPage(
 ) {
   const member = c.get("member");
   const [balance, runs] = await Promise.all([
-    readBalance(ctx.db.sql, member.workspaceId),
+    readWorkspaceBalance(ctx, { workspaceId: member.workspaceId }),
     listLeadSearchRuns(ctx, { workspaceId: member.workspaceId }),
   ]);
   const active = runs.find(isActive) ?? null;

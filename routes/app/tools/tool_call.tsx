@@ -14,7 +14,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "@hono/zod-openapi";
 import type { RateLimitBudget } from "../../../domain/config/config.ts";
 import type { DomainContext } from "../../../domain/context.ts";
-import { type Balance, readBalance } from "../../../domain/billing/balance.ts";
+import { type Balance } from "../../../domain/billing/balance.ts";
 import { ServiceError } from "../../../domain/errors.ts";
 import { readIdempotencyKey } from "../../../domain/idempotency/idempotency_key.ts";
 import { statusOf } from "../../errors.ts";
@@ -22,6 +22,7 @@ import { validationMessage } from "../../validation_message.ts";
 import { Notice, Page, points } from "../layout.tsx";
 import { rateLimitWait } from "../rate_limit_gate.ts";
 import type { WebEnv } from "../web_env.ts";
+import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
 
 export const TOOLS_PATH = "/app/tools";
 
@@ -164,7 +165,7 @@ export async function balanceAfter(
   workspaceId: string,
   balance: Balance | null,
 ): Promise<Balance> {
-  return balance ?? await readBalance(ctx.db.sql, workspaceId);
+  return balance ?? await readWorkspaceBalance(ctx, { workspaceId: workspaceId });
 }
 
 /** Reads a posted tool form, runs it through the shared steps, and renders what came of it. */

@@ -1,7 +1,7 @@
 /** `/app/tools`: the four tools, what each does, and its price from the live price table. */
 import type { Hono } from "hono";
 import type { DomainContext } from "../../../domain/context.ts";
-import { readBalance } from "../../../domain/billing/balance.ts";
+
 import { Page, points } from "../layout.tsx";
 import { memberPage } from "../member_pages.ts";
 import type { WebEnv } from "../web_env.ts";
@@ -9,6 +9,7 @@ import { ENRICH_PATH } from "./enrich_tool.tsx";
 import { FIND_PATH } from "./find_tool.tsx";
 import { NAME_PARSE_PATH } from "./name_parse_tool.tsx";
 import { NETWORK_SEARCH_PATH } from "./network_search_tool.tsx";
+import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
 
 const per = (price: number, unit: string) =>
   `${points(price)} point${price === 1 ? "" : "s"} ${unit}`;
@@ -16,7 +17,7 @@ const per = (price: number, unit: string) =>
 export function mountToolsIndex(web: Hono<WebEnv>, ctx: DomainContext): void {
   web.get("/tools", memberPage(ctx), async (c) => {
     const member = c.get("member");
-    const balance = await readBalance(ctx.db.sql, member.workspaceId);
+    const balance = await readWorkspaceBalance(ctx, { workspaceId: member.workspaceId });
     const { prices } = ctx;
     const tools = [
       {
