@@ -7,7 +7,6 @@
  */
 import { parseArgs } from "node:util";
 import { type Config, loadConfig } from "./domain/config/config.ts";
-import type { ProfileNetwork } from "./domain/shared/profile_network.ts";
 import { ServiceError } from "./domain/errors.ts";
 import { type Database, openDatabase, type Sql } from "./domain/stores/database.ts";
 import { migrate } from "./domain/stores/migrate.ts";
@@ -19,13 +18,9 @@ import { resetMemberPassword } from "./domain/members/reset_member_password.ts";
 import { grantPoints } from "./domain/billing/grant_points.ts";
 import { readBalance } from "./domain/billing/balance.ts";
 import { recentEntries } from "./domain/billing/recent_entries.ts";
-import {
-  importPeople,
-  type ImportPeopleResult,
-  type ImportRecord,
-  type NameSplit,
-  parseImportLine,
-} from "./domain/directory/import_people.ts";
+import { type ImportPeopleResult, type NameSplit } from "./domain/directory/import_people.ts";
+import { importFile } from "./domain/directory/import_file.ts";
+import { demoExamples } from "./domain/directory/demo_examples.ts";
 import { importDemoPeople } from "./domain/directory/import_demo_people.ts";
 import { addDoNotContact } from "./domain/do_not_contact/add_do_not_contact.ts";
 import { removeDoNotContact } from "./domain/do_not_contact/remove_do_not_contact.ts";
@@ -92,9 +87,6 @@ class PartialSuccess {
 const DEMO_PEOPLE = 200;
 /** 100 years: far beyond any key's useful life, and well inside what a date can hold. */
 const MAX_EXPIRES_IN_SECONDS = 100 * 365 * 24 * 3600;
-const IMPORT_BATCH = 1000;
-const IMPORT_PROGRESS_EVERY = 10_000;
-const IMPORT_MAX_ERRORS = 100;
 
 const COMMANDS: Record<string, Command> = {
   "workspace create": {
@@ -163,7 +155,7 @@ const COMMANDS: Record<string, Command> = {
     options: [],
     positionals: ["FILE.jsonl"],
     run: async (sql, _o, { args, config, progress }) => {
-      const summary = await importFile(sql, {
+      const summary = await importFile({ db: { sql } }, {
         path: args[0],
         splitNames: nameSplitter(config.modelPath, progress),
         network: config.network,
@@ -228,118 +220,6 @@ async function dncTarget(
   return { workspaceId, target };
 }
 
-/**
- * Streams a JSON-lines file into the directory in batches: a bad line (invalid JSON, a record
- * that does not validate) is counted and listed with its 1-based number, the others are loaded.
- */
-async function importFile(
-  sql: Sql,
-  options: {
-    path: string;
-    splitNames: (names: string[]) => Promise<(NameSplit | null)[]>;
-    /** Profile URLs of this network are stored in its canonical form. */
-    network: ProfileNetwork;
-    progress: (line: string) => void;
-  },
-) {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(options.path);
-  } catch (error) {
-    throw new ServiceError("not_found", `cannot read ${options.path}: ${(error as Error).message}`);
-  }
-  const started = performance.now();
-  const totals = {
-    lines: 0,
-    imported: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    companiesCreated: 0,
-    companiesUpdated: 0,
-  };
-  let rejected = 0;
-  const errors: { line: number; message: string }[] = [];
-  let batch: ImportRecord[] = [];
-  // One batch is written while the next is read and validated (batches stay in file order).
-  let writing: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    const records = batch;
-    batch = [];
-    await writing;
-    if (records.length === 0) return;
-    writing = write(records);
-    writing.catch(() => {}); // handled: the next flush awaits it and rethrows
-  };
-  const write = async (records: ImportRecord[]) => {
-    const result = await importPeople(sql, records, {
-      splitNames: options.splitNames,
-      batchSize: IMPORT_BATCH,
-    });
-    totals.imported += result.records;
-    totals.created += result.created;
-    totals.updated += result.updated;
-    totals.unchanged += result.unchanged;
-    totals.companiesCreated += result.companiesCreated;
-    totals.companiesUpdated += result.companiesUpdated;
-  };
-  const report = () =>
-    options.progress(
-      `import: ${totals.lines} lines, ${totals.imported} imported, ${rejected} rejected, ` +
-        `${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-  const lines = file.readable.pipeThrough(new TextDecoderStream()).pipeThrough(splitLines());
-  for await (const line of lines) {
-    totals.lines++;
-    if (line.trim() !== "") {
-      const parsed = parseImportLine(line, options.network);
-      if (parsed.ok) batch.push(parsed.record);
-      else {
-        rejected++;
-        if (errors.length < IMPORT_MAX_ERRORS) {
-          errors.push({ line: totals.lines, message: parsed.message });
-        }
-      }
-    }
-    if (batch.length >= IMPORT_BATCH) await flush();
-    if (totals.lines % IMPORT_PROGRESS_EVERY === 0) report();
-  }
-  await flush();
-  await writing;
-  if (totals.lines % IMPORT_PROGRESS_EVERY !== 0 || totals.lines === 0) report();
-  return {
-    lines: totals.lines,
-    imported: totals.imported,
-    created: totals.created,
-    updated: totals.updated,
-    unchanged: totals.unchanged,
-    companies: { created: totals.companiesCreated, updated: totals.companiesUpdated },
-    rejected,
-    errors,
-    seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
-  };
-}
-
-/** Splits a byte-decoded text stream into lines (`\n` or `\r\n`; a leading BOM dropped). */
-function splitLines(): TransformStream<string, string> {
-  let rest = "";
-  let first = true;
-  return new TransformStream({
-    transform(chunk, controller) {
-      if (first) {
-        chunk = chunk.replace(/^\uFEFF/, "");
-        first = false;
-      }
-      const parts = (rest + chunk).split("\n");
-      rest = parts.pop()!;
-      for (const part of parts) controller.enqueue(part.endsWith("\r") ? part.slice(0, -1) : part);
-    },
-    flush(controller) {
-      if (rest !== "") controller.enqueue(rest.endsWith("\r") ? rest.slice(0, -1) : rest);
-    },
-  });
-}
-
 /** Given name and surname by the service's name model (loaded on first use; else the rule). */
 function nameSplitter(
   modelPath: string | null,
@@ -367,40 +247,6 @@ function importCounts(result: ImportPeopleResult) {
     unchanged: result.unchanged,
     companies: { created: result.companiesCreated, updated: result.companiesUpdated },
   };
-}
-
-/** Lookups a newcomer can try against the demo directory (find request bodies). */
-function demoExamples(records: ImportRecord[]) {
-  const examples: { what: string; body: Record<string, string>; expect?: string }[] = [];
-  const withEmail = records.find((r) => r.companyDomain && r.emails.length);
-  if (withEmail) {
-    const address = withEmail.emails[0].address;
-    examples.push(
-      {
-        what: "POST /api/v1/find — a name at a company domain",
-        body: { mode: "email", name: withEmail.name, company: withEmail.companyDomain! },
-        expect: address,
-      },
-      {
-        what: "POST /api/v1/find — a name at a company named as people write it",
-        body: {
-          mode: "company",
-          name: withEmail.name,
-          company: withEmail.companyAliases[0] ?? withEmail.companyName!,
-        },
-        expect: address,
-      },
-    );
-  }
-  const profiled = withEmail?.networkUrl ? withEmail : records.find((r) => r.networkUrl);
-  if (profiled) {
-    examples.push({
-      what: "POST /api/v1/find — a profile URL",
-      body: { mode: "network", networkUrl: profiled.networkUrl! },
-      ...(profiled.emails[0] ? { expect: profiled.emails[0].address } : {}),
-    });
-  }
-  return examples;
 }
 
 function required(options: Options, name: string): string {
