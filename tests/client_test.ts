@@ -245,3 +245,57 @@ Deno.test(
       assert.equal(run.deliveredCount, 60);
     }),
 );
+
+Deno.test(
+  "client: bulk jobs, webhooks and the ledger",
+  DB_TEST,
+  () =>
+    withServedApp({}, async (env, base) => {
+      const ws = await createTestWorkspace(env, 1000);
+      const sent: { method: string; path: string; key: string | null }[] = [];
+      const client = createContactDataClient({
+        baseUrl: base,
+        apiKey: ws.apiKey,
+        fetch: recordingFetch(sent),
+      });
+      const request = {
+        operation: "find" as const,
+        rows: [{ name: "Ada Lovelace", company: "analytical.example" }, { company: "x.example" }],
+      };
+      const quote = await client.bulk.quote(request);
+      assert.equal(quote.dryRun, true);
+      assert.equal(quote.quote.rows, 1);
+      assert.deepEqual(quote.invalidRows.map((row) => row.line), [2]);
+      assert.equal((await client.getPoints()).reserved, 0, "a quote reserves nothing");
+
+      const started = await client.bulk.start(request);
+      const job = started.job!;
+      assert.equal(job.status, "queued");
+      assert.ok(sent.at(-1)?.key, "a job is started under an Idempotency-Key");
+      const again = await client.bulk.start(request, { idempotencyKey: sent.at(-1)!.key! });
+      assert.equal(again.job!.id, job.id, "the same key answers the same job");
+      assert.equal((await client.bulk.get(job.id))!.counts.rows, 1);
+      // The row is listed, not yet answered (no runner in this test).
+      const rows = await client.bulk.results(job.id);
+      assert.equal(rows.length, 1);
+      assert.equal(rows[0].answer, null);
+      assert.deepEqual(await client.bulk.cancel(job.id), { status: "cancelled" });
+      const ledger = await client.getLedger();
+      const line = ledger.lines.find((l) => l.link?.id === job.id);
+      assert.ok(line, JSON.stringify(ledger.lines));
+      assert.equal(line.net, 0, "cancelled before any row: nothing spent");
+
+      assert.deepEqual(await client.webhooks.list(), []);
+      // An IP literal: refused as a private address, with no DNS asked.
+      const refused = await client.webhooks.create({
+        url: "https://127.0.0.1/hook",
+        events: ["bulk.job.completed"],
+      }).then(() => null, (error) => error);
+      assert.ok(refused instanceof ApiError);
+      assert.equal(refused.code, "validation_error");
+      const unknown = await client.webhooks.delete("whe_0a1b2c3d4e5f60718293")
+        .then(() => null, (error) => error);
+      assert.ok(unknown instanceof ApiError);
+      assert.equal(unknown.code, "not_found");
+    }),
+);

@@ -26,6 +26,14 @@ export type LeadSearchRunPage = Schemas["LeadSearchRunPage"];
 export type LeadSearchCancelAnswer = Schemas["LeadSearchCancelAnswer"];
 export type Lead = Schemas["Lead"];
 export type Points = Schemas["Points"];
+export type BulkJobRequest = Schemas["BulkJobRequest"];
+export type BulkJob = Schemas["BulkJob"];
+export type BulkJobAnswer =
+  paths["/api/v1/bulk/jobs"]["post"]["responses"][200]["content"]["application/json"]["data"];
+export type LedgerLine = Schemas["LedgerLine"];
+export type WebhookEndpoint = Schemas["WebhookEndpoint"];
+export type WebhookEndpointRequest =
+  paths["/api/v1/webhooks"]["post"]["requestBody"]["content"]["application/json"];
 export type Health = Schemas["Health"];
 
 export interface ClientOptions {
@@ -167,6 +175,67 @@ export function createContactDataClient(options: ClientOptions) {
     },
   };
 
+  const bulk = {
+    /** What a job would reserve, and the rows it would set aside. Free; nothing is kept. */
+    quote: (request: BulkJobRequest, signal?: AbortSignal): Promise<BulkJobAnswer> =>
+      send(
+        () =>
+          api.POST("/api/v1/bulk/jobs", {
+            params: { query: { dryRun: "true" } },
+            body: request,
+            signal,
+          }),
+        signal,
+      ),
+    /** Starts a job with its worst case reserved; the key (made unless given) makes a retry safe. */
+    start: (request: BulkJobRequest, call?: CallOptions): Promise<BulkJobAnswer> => {
+      const params = { header: { "idempotency-key": call?.idempotencyKey ?? makeKey() } };
+      return send(
+        () => api.POST("/api/v1/bulk/jobs", { params, body: request, signal: call?.signal }),
+        call?.signal,
+      );
+    },
+    /** The job's status and counts. Free. */
+    get: (jobId: string, signal?: AbortSignal): Promise<BulkJob> =>
+      send(
+        () => api.GET("/api/v1/bulk/jobs/{jobId}", { params: { path: { jobId } }, signal }),
+        signal,
+      ),
+    /** Every row: its lines, input, and once answered its answer and cost. Free. */
+    results: async (jobId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> => {
+      const { data, response } = await api.GET("/api/v1/bulk/jobs/{jobId}/results", {
+        params: { path: { jobId } },
+        headers: { Accept: "application/x-ndjson" },
+        parseAs: "text",
+        signal,
+      });
+      if (!response.ok || typeof data !== "string") {
+        throw toApiError(response, await readJson(response, data));
+      }
+      return data.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+    },
+    /** Cancels a job: answered rows stay charged, the rest of the reservation is released. */
+    cancel: (jobId: string, signal?: AbortSignal) =>
+      send(
+        () => api.POST("/api/v1/bulk/jobs/{jobId}/cancel", { params: { path: { jobId } }, signal }),
+        signal,
+      ),
+  };
+
+  const webhooks = {
+    /** Registers an endpoint; its `whsec_…` secret is in this answer only. */
+    create: (request: WebhookEndpointRequest, signal?: AbortSignal) =>
+      send(() => api.POST("/api/v1/webhooks", { body: request, signal }), signal),
+    list: (signal?: AbortSignal): Promise<WebhookEndpoint[]> =>
+      send(() => api.GET("/api/v1/webhooks", { signal }), signal),
+    delete: (endpointId: string, signal?: AbortSignal) =>
+      send(
+        () =>
+          api.DELETE("/api/v1/webhooks/{endpointId}", { params: { path: { endpointId } }, signal }),
+        signal,
+      ),
+  };
+
   return {
     names: {
       /** Splits one name into given name and surname. */
@@ -181,6 +250,14 @@ export function createContactDataClient(options: ClientOptions) {
     /** Turns an email address into a contact profile. */
     enrichEmail: lookup("/api/v1/enrich/email"),
     leadSearch,
+    bulk,
+    webhooks,
+    /** The ledger, one line per call, run or job, newest first; page with `cursor`. Free. */
+    getLedger: (
+      query: { cursor?: string; limit?: string; from?: string; to?: string } = {},
+      signal?: AbortSignal,
+    ): Promise<{ lines: LedgerLine[]; nextCursor: number | null }> =>
+      send(() => api.GET("/api/v1/points/ledger", { params: { query }, signal }), signal),
     /** The balance and the price table. Free. */
     getPoints: (signal?: AbortSignal): Promise<Points> =>
       send(() => api.GET("/api/v1/points", { signal }), signal),
@@ -200,6 +277,15 @@ export function createContactDataClient(options: ClientOptions) {
       return data;
     },
   };
+}
+
+/** A refusal's JSON envelope, whatever the body was read as. */
+async function readJson(response: Response, text: unknown): Promise<unknown> {
+  try {
+    return typeof text === "string" ? JSON.parse(text) : await response.json();
+  } catch {
+    return undefined;
+  }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
