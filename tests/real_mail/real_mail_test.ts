@@ -261,6 +261,49 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "several people at one domain (a bulk job's rows) share sessions, within the RCPT cap",
+        async () => {
+          const people = [["Ada", "Lovelace"], ["Grace", "Hopper"], ["Zed", "Nobody"]];
+          const requests = people.map(([given, surname]) => ({
+            domain: "plain.test",
+            candidates: emailCandidates({ given, surname }, "plain.test").map((c) => c.address),
+          }));
+          const mark = await mail.mark();
+          const outcomes = await ports.verifier.verifyBatch!(requests);
+          const postfix = readPostfixSessions(await mail.logSince(mark));
+          assert.deepEqual(outcomes.map((o) => o.kind), ["valid", "valid", "rejected"]);
+          // plain.test is known not catch-all: no probe. Ada 1 RCPT, Grace 1, Zed every candidate.
+          const rcpts = 2 + requests[2].candidates.length;
+          assert.equal(postfix.rcpts, rcpts);
+          assert.equal(postfix.sessions, Math.ceil(rcpts / 9));
+          assert.equal(postfix.errorLimitHits, 0);
+          assert.equal(postfix.dataCommands, 0);
+        },
+      );
+
+      await t.step(
+        "postgrey in front of a batch: the deferred person found after one retry, the other at once",
+        async () => {
+          const requests = [["Ada", "Lovelace"], ["Alan", "Turing"]].map(([given, surname]) => ({
+            domain: "grey.test",
+            candidates: emailCandidates({ given, surname }, "grey.test").map((c) => c.address),
+          }));
+          const mark = await mail.mark();
+          const outcomes = await ports.verifier.verifyBatch!(requests);
+          const postfix = readPostfixSessions(await mail.logSince(mark));
+          assert.deepEqual(
+            outcomes.map((o) => o.kind === "valid" && o.address),
+            ["ada.lovelace@grey.test", "alan.turing@grey.test"],
+          );
+          // Ada's triplet passed earlier; Alan's candidates are all deferred once, then his
+          // address is asked again, in one more session.
+          const firstPass = 1 + requests[1].candidates.length;
+          assert.equal(postfix.sessions, Math.ceil(firstPass / 9) + 1);
+          assert.equal(postfix.rcpts, firstPass + 1);
+        },
+      );
+
       await t.step("the ledger holds exactly the billed answers", async () => {
         const [row] = await env.db.sql<{ n: number }[]>`
           SELECT coalesce(sum(amount), 0)::int AS n FROM ledger_entries
