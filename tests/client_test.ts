@@ -25,6 +25,13 @@ function recordingFetch(sent: { method: string; path: string; key: string | null
   };
 }
 
+/** The ApiError a call is refused with (fails when it is answered). */
+async function refusal(call: Promise<unknown>): Promise<ApiError> {
+  const error = await call.then(() => null, (e) => e);
+  assert.ok(error instanceof ApiError, String(error));
+  return error;
+}
+
 Deno.test(
   "client: every operation, each lookup with an Idempotency-Key",
   DB_TEST,
@@ -83,11 +90,6 @@ Deno.test(
     withServedApp({}, async (env, base) => {
       const ws = await createTestWorkspace(env, 0);
       const client = createContactDataClient({ baseUrl: base, apiKey: ws.apiKey });
-      const refusal = async (call: Promise<unknown>) => {
-        const error = await call.then(() => null, (e) => e);
-        assert.ok(error instanceof ApiError, String(error));
-        return error;
-      };
       const blank = await refusal(client.names.parse({ name: "  " }));
       assert.equal(blank.status, 400);
       assert.equal(blank.code, "validation_error");
@@ -287,15 +289,12 @@ Deno.test(
 
       assert.deepEqual(await client.webhooks.list(), []);
       // An IP literal: refused as a private address, with no DNS asked.
-      const refused = await client.webhooks.create({
+      const refused = await refusal(client.webhooks.create({
         url: "https://127.0.0.1/hook",
         events: ["bulk.job.completed"],
-      }).then(() => null, (error) => error);
-      assert.ok(refused instanceof ApiError);
+      }));
       assert.equal(refused.code, "validation_error");
-      const unknown = await client.webhooks.delete("whe_0a1b2c3d4e5f60718293")
-        .then(() => null, (error) => error);
-      assert.ok(unknown instanceof ApiError);
+      const unknown = await refusal(client.webhooks.delete("whe_0a1b2c3d4e5f60718293"));
       assert.equal(unknown.code, "not_found");
     }),
 );
