@@ -67,6 +67,15 @@ export async function startServiceProcess(
     databaseKind: databaseUrl ? "postgres" : "pglite",
     stop: async () => {
       child.signal("SIGTERM");
+      // The service exits within its stop grace; one that does not (seen once, under load, with
+      // OTEL_DENO: Deno's exit kept waiting) is ended, so no caller waits on it for ever.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const exited = await Promise.race([
+        child.status.then(() => true),
+        new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), 30_000)),
+      ]);
+      clearTimeout(timer);
+      if (!exited) child.killGroup();
       await child.status;
       await fresh?.drop();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
