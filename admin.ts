@@ -8,7 +8,8 @@
 import { parseArgs } from "node:util";
 import { type Config, loadConfig } from "./domain/config/config.ts";
 import { ServiceError } from "./domain/errors.ts";
-import { type Database, openDatabase, type Sql } from "./domain/stores/database.ts";
+import { type Database, openDatabase } from "./domain/stores/database.ts";
+import type { DbContext } from "./domain/context.ts";
 import { migrate } from "./domain/stores/migrate.ts";
 import { createWorkspace } from "./domain/workspaces/create_workspace.ts";
 import { createApiKey } from "./domain/auth/create_api_key.ts";
@@ -76,7 +77,7 @@ interface Command {
   options: string[];
   /** Names of required positional arguments, for messages. */
   positionals?: string[];
-  run(sql: Sql, options: Options, context: CommandContext): Promise<unknown>;
+  run(ctx: DbContext, options: Options, context: CommandContext): Promise<unknown>;
 }
 
 /** A command's answer that also sets a non-zero exit code (still printed on stdout). */
@@ -91,22 +92,22 @@ const MAX_EXPIRES_IN_SECONDS = 100 * 365 * 24 * 3600;
 const COMMANDS: Record<string, Command> = {
   "workspace create": {
     options: ["name", "points"],
-    run: (sql, o) =>
-      createWorkspace(sql, { name: required(o, "name"), points: optionalInteger(o, "points", 0) })
+    run: (ctx, o) =>
+      createWorkspace(ctx, { name: required(o, "name"), points: optionalInteger(o, "points", 0) })
         .then(({ workspaceId, apiKey }) => ({ workspaceId, apiKey })),
   },
   "key create": {
     options: ["workspace", "expires-in", "name"],
-    run: async (sql, o) => {
+    run: async (ctx, o) => {
       const workspaceId = required(o, "workspace");
-      await mustExist(sql, workspaceId);
+      await mustExist(ctx, workspaceId);
       const seconds = optionalInteger(o, "expires-in", 0, 1);
       if (seconds > MAX_EXPIRES_IN_SECONDS) {
         throw new UsageError(
           `--expires-in must be at most ${MAX_EXPIRES_IN_SECONDS} seconds (100 years)`,
         );
       }
-      const key = await createApiKey(sql, {
+      const key = await createApiKey(ctx, {
         workspaceId,
         expiresAt: seconds ? new Date(Date.now() + seconds * 1000) : null,
         name: o.name ?? null,
@@ -116,46 +117,46 @@ const COMMANDS: Record<string, Command> = {
   },
   "key revoke": {
     options: ["key-id"],
-    run: (sql, o) => revokeApiKey({ db: { sql } }, { keyId: required(o, "key-id") }),
+    run: (ctx, o) => revokeApiKey(ctx, { keyId: required(o, "key-id") }),
   },
   "user create": {
     options: ["workspace", "email"],
-    run: async (sql, o) => {
+    run: async (ctx, o) => {
       const workspaceId = required(o, "workspace");
-      await mustExist(sql, workspaceId);
-      return await createMember(sql, { workspaceId, email: required(o, "email") });
+      await mustExist(ctx, workspaceId);
+      return await createMember(ctx, { workspaceId, email: required(o, "email") });
     },
   },
   "user reset-password": {
     options: ["email"],
-    run: (sql, o) => resetMemberPassword(sql, { email: required(o, "email") }),
+    run: (ctx, o) => resetMemberPassword(ctx, { email: required(o, "email") }),
   },
   "points grant": {
     options: ["workspace", "points"],
-    run: async (sql, o) => {
+    run: async (ctx, o) => {
       const workspaceId = required(o, "workspace");
       const points = optionalInteger(o, "points", 0, 1);
       if (!points) throw new UsageError("--points is required");
-      return { workspaceId, balance: await grantPoints(sql, { workspaceId, points }) };
+      return { workspaceId, balance: await grantPoints(ctx, { workspaceId, points }) };
     },
   },
   "balance": {
     options: ["workspace"],
-    run: async (sql, o) => {
+    run: async (ctx, o) => {
       const workspaceId = required(o, "workspace");
-      await mustExist(sql, workspaceId);
+      await mustExist(ctx, workspaceId);
       return {
         workspaceId,
-        balance: await readBalance(sql, workspaceId),
-        entries: await recentEntries(sql, { workspaceId, limit: 20 }),
+        balance: await readBalance(ctx, workspaceId),
+        entries: await recentEntries(ctx, { workspaceId, limit: 20 }),
       };
     },
   },
   "import": {
     options: [],
     positionals: ["FILE.jsonl"],
-    run: async (sql, _o, { args, config, progress }) => {
-      const summary = await importFile({ db: { sql } }, {
+    run: async (ctx, _o, { args, config, progress }) => {
+      const summary = await importFile(ctx, {
         path: args[0],
         splitNames: nameSplitter(config.modelPath, progress),
         network: config.network,
@@ -166,33 +167,33 @@ const COMMANDS: Record<string, Command> = {
   },
   "demo": {
     options: ["people"],
-    run: async (sql, o) => {
+    run: async (ctx, o) => {
       const people = optionalInteger(o, "people", DEMO_PEOPLE, 1);
       if (people > 1_000_000) throw new UsageError("--people must be at most 1000000");
-      const { records, result } = await importDemoPeople(sql, { people, now: new Date() });
+      const { records, result } = await importDemoPeople(ctx, { people, now: new Date() });
       return { people, ...importCounts(result), tryThese: demoExamples(records) };
     },
   },
   "dnc add": {
     options: ["workspace", "email", "domain"],
-    run: async (sql, o) => {
-      const { workspaceId, target } = await dncTarget(sql, o);
-      return await addDoNotContact({ db: { sql } }, { workspaceId, ...target });
+    run: async (ctx, o) => {
+      const { workspaceId, target } = await dncTarget(ctx, o);
+      return await addDoNotContact(ctx, { workspaceId, ...target });
     },
   },
   "dnc remove": {
     options: ["workspace", "email", "domain"],
-    run: async (sql, o) => {
-      const { workspaceId, target } = await dncTarget(sql, o);
-      return await removeDoNotContact({ db: { sql } }, { workspaceId, ...target });
+    run: async (ctx, o) => {
+      const { workspaceId, target } = await dncTarget(ctx, o);
+      return await removeDoNotContact(ctx, { workspaceId, ...target });
     },
   },
   "dnc list": {
     options: ["workspace"],
-    run: async (sql, o) => {
+    run: async (ctx, o) => {
       const workspaceId = required(o, "workspace");
-      await mustExist(sql, workspaceId);
-      return { workspaceId, entries: await listDoNotContact({ db: { sql } }, { workspaceId }) };
+      await mustExist(ctx, workspaceId);
+      return { workspaceId, entries: await listDoNotContact(ctx, { workspaceId }) };
     },
   },
 };
@@ -202,7 +203,7 @@ const COMMANDS: Record<string, Command> = {
  * malformed option is a usage error (exit 2), checked before the workspace (exit 1).
  */
 async function dncTarget(
-  sql: Sql,
+  ctx: DbContext,
   o: Options,
 ): Promise<{ workspaceId: string; target: DoNotContactTarget }> {
   const workspaceId = required(o, "workspace");
@@ -216,7 +217,7 @@ async function dncTarget(
     if (error instanceof ServiceError) throw new UsageError(`--${error.message}`);
     throw error;
   }
-  await mustExist(sql, workspaceId);
+  await mustExist(ctx, workspaceId);
   return { workspaceId, target };
 }
 
@@ -268,8 +269,8 @@ function optionalInteger(options: Options, name: string, fallback: number, min =
   return Number(raw);
 }
 
-async function mustExist(sql: Sql, workspaceId: string): Promise<void> {
-  const rows = await sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId}`;
+async function mustExist(ctx: DbContext, workspaceId: string): Promise<void> {
+  const rows = await ctx.db.sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId}`;
   if (rows.length === 0) throw new ServiceError("not_found", `No workspace with id ${workspaceId}`);
 }
 
@@ -357,7 +358,7 @@ export async function runAdmin(
     } catch (error) {
       return { ok: false as const, exitCode: 1, message: `database: ${oneLine(error)}` };
     }
-    const output = await parsed.command.run(db.sql, parsed.options, {
+    const output = await parsed.command.run({ db }, parsed.options, {
       args: parsed.positionals,
       config,
       progress: io.progress ?? ((line) => console.error(line)),

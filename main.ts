@@ -112,7 +112,7 @@ export async function startService(
   });
   const nameModel = await loadServiceNameModel(config.modelPath, logger);
   if (config.bootstrap) {
-    const result = await ensureBootstrapWorkspace(db.sql, {
+    const result = await ensureBootstrapWorkspace({ db }, {
       apiKey: config.bootstrap.key,
       points: config.bootstrap.points,
     });
@@ -133,8 +133,8 @@ export async function startService(
   const metrics = metricsToken
     ? createPrometheusTelemetry({
       workspaceLabels,
-      countRuns: () => countActiveRuns(db.sql),
-      countJobs: () => countActiveJobs(db.sql),
+      countRuns: () => countActiveRuns({ db }),
+      countJobs: () => countActiveJobs({ db }),
     })
     : null;
   // Spans cost a no-op call each without a provider; on Deno Deploy its own provider takes them.

@@ -104,7 +104,7 @@ async function benchSearches(sql: Sql, label: string) {
     let leads = 0;
     for (let page = 0; page < SEARCH_PAGES; page++) {
       const t0 = performance.now();
-      const found = await search(sql, { filters, chainId, after, limit: 25 });
+      const found = await search({ db: { sql } }, { filters, chainId, after, limit: 25 });
       times.push(performance.now() - t0);
       leads += found.length;
       if (found.length < 25) break;

@@ -60,7 +60,7 @@ export async function startBenchService(extraEnv: Record<string, string> = {}) {
   const databaseUrl = Deno.env.get("DATABASE_URL");
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const service = await startService(env, silentLogger, { workers: false });
-  const workspace = await createWorkspace(service.ctx.db.sql, {
+  const workspace = await createWorkspace(service.ctx, {
     name: `bench-${crypto.randomUUID().slice(0, 8)}`,
     points: 1_000_000_000,
   });

@@ -10,7 +10,7 @@ import type { IdempotencyRecords } from "./idempotency/claim_idempotency_key.ts"
 import type { RateLimiter } from "./rate_limit/rate_limiter.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { Logger } from "./shared/logger.ts";
-import type { Database } from "./stores/database.ts";
+import type { Database, TransactionSql } from "./stores/database.ts";
 import type { NameModel } from "../model/types.ts";
 import type { EmailVerifier } from "./verify/mod.ts";
 import type { CompanyResolver } from "./providers/company_resolver/port.ts";
@@ -51,6 +51,15 @@ export interface LookupSettings {
  */
 export interface DbContext {
   db: Pick<Database, "sql">;
+}
+
+/**
+ * What a step of a caller's transaction needs: the transaction itself. The step neither begins
+ * nor commits, so what it writes stands or falls with the rest of the caller's work (a
+ * reservation with the run it pays for, a job's end with its webhooks). Callers pass `{ tx }`.
+ */
+export interface TxContext {
+  tx: TransactionSql;
 }
 
 export interface DomainContext extends Ports {

@@ -303,7 +303,7 @@ try {
     if (!parsed.ok) throw new Error(parsed.message);
     return parsed.record;
   });
-  await importPeople(sql, records);
+  await importPeople({ db: { sql } }, records);
 
   await check("lead search: start → poll → completed (inline runner)", async () => {
     const start = await api(base, KEY, "/api/v1/lead-search", {
@@ -405,7 +405,7 @@ try {
     // A workspace with no points, so nothing is charged: an admitted batch is refused for its
     // price (402), one over the budget with 429. The `name_parse_batch` budget (120 a minute)
     // is counted in KV; both instances together must admit no more than it.
-    const { apiKey } = await createWorkspace(sql, { name: "deploy-check-limits" });
+    const { apiKey } = await createWorkspace({ db: { sql } }, { name: "deploy-check-limits" });
     const limit = 120;
     const send = (i: number) =>
       api(i % 2 === 0 ? base : secondBase, apiKey, "/api/v1/name/parse/batch", {

@@ -236,10 +236,10 @@ Deno.test(
         assert.match(progress.at(-1)!, /7 lines, 3 imported, 3 rejected/);
 
         // On the server's database, with given name and surname from the name model.
-        const ada = await findPersonByNetworkUrl(db.sql, "https://network.example/in/ada-cli");
+        const ada = await findPersonByNetworkUrl({ db }, "https://network.example/in/ada-cli");
         assert.deepEqual([ada?.given, ada?.surname], ["Ada", "Lovelace"]);
         assert.equal(ada?.emails[0].address, "ada@engines.example");
-        const charles = await findPersonAtDomain(db.sql, {
+        const charles = await findPersonAtDomain({ db }, {
           fullName: "Charles Babbage",
           domain: "engines.example",
         });
@@ -281,14 +281,14 @@ Deno.test(
           expect?: string;
         }[];
         const byName = tries.find((x) => x.body.mode === "email")!;
-        const found = await findPersonAtDomain(db.sql, {
+        const found = await findPersonAtDomain({ db }, {
           fullName: byName.body.name,
           domain: byName.body.company,
         });
         assert.equal(found?.emails[0].address, byName.expect);
         assert.equal(found?.emails[0].status, "valid");
         const byUrl = tries.find((x) => x.body.mode === "network")!;
-        assert.ok(await findPersonByNetworkUrl(db.sql, byUrl.body.networkUrl));
+        assert.ok(await findPersonByNetworkUrl({ db }, byUrl.body.networkUrl));
         assert.ok(tries.some((x) => x.body.mode === "company"));
 
         const again = await admin("demo", "--people", "60");
@@ -344,7 +344,7 @@ Deno.test(
         [email.exitCode, email.output.kind, email.output.value, email.output.created],
         [0, "email", "ada@engines.example", true],
       );
-      assert.equal(await isDoNotContact(db.sql, { workspaceId, email: "bob@mail.acme.com" }), true);
+      assert.equal(await isDoNotContact({ db }, { workspaceId, email: "bob@mail.acme.com" }), true);
 
       const listed = await admin("dnc", "list", ...ws);
       assert.equal(listed.exitCode, 0);
@@ -359,7 +359,7 @@ Deno.test(
       const removedAgain = await admin("dnc", "remove", ...ws, "--domain", "acme.com");
       assert.deepEqual([removedAgain.exitCode, removedAgain.output.removed], [0, false]);
       assert.equal(
-        await isDoNotContact(db.sql, { workspaceId, email: "bob@mail.acme.com" }),
+        await isDoNotContact({ db }, { workspaceId, email: "bob@mail.acme.com" }),
         false,
       );
       assert.deepEqual(

@@ -103,7 +103,7 @@ Deno.test(
         await res.body?.cancel();
       });
       await t.step("expired key", async () => {
-        const key = await createApiKey(env.db.sql, {
+        const key = await createApiKey(env, {
           workspaceId: ws.workspaceId,
           expiresAt: new Date(env.clock.now() + 60_000),
         });
@@ -112,7 +112,7 @@ Deno.test(
         await expect401(await get(bearer(key.apiKey)), "This API key has expired");
       });
       await t.step("revoked key", async () => {
-        const key = await createApiKey(env.db.sql, { workspaceId: ws.workspaceId });
+        const key = await createApiKey(env, { workspaceId: ws.workspaceId });
         assert.equal((await get(bearer(key.apiKey))).status, 200);
         await revokeApiKey(env, { keyId: key.keyId });
         await expect401(await get(bearer(key.apiKey)), "Invalid API key");

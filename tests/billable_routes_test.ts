@@ -60,7 +60,7 @@ const ROUTES: BillableRoute[] = [
     refused: { body: { name: "Madonna", company: "analytical.example" }, status: 200 },
     setup: async (env) => {
       for (const [given, surname] of [["Ada", "Lovelace"], ["Charles", "Babbage"]]) {
-        await recordVerifiedEmail(env.db.sql, {
+        await recordVerifiedEmail(env, {
           fullName: `${given} ${surname}`,
           given,
           surname,

@@ -213,7 +213,7 @@ Deno.test(
     // Polls every 5 ms: more than the default `account` budget allows (and the test's clock
     // stands still, so a spent budget would not come back).
     withServedApp({ config: { rateLimits: UNLIMITED_RATE_LIMITS } }, async (env, base) => {
-      await importDemoPeople(env.db.sql, { people: 80, now: env.clock.now() });
+      await importDemoPeople(env, { people: 80, now: env.clock.now() });
       const ws = await createTestWorkspace(env, 1000);
       const client = createContactDataClient({ baseUrl: base, apiKey: ws.apiKey });
       const started = await client.leadSearch.start({ count: 60 });

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Sql } from "../domain/stores/database.ts";
+import type { DbContext } from "../domain/context.ts";
 import { migrate } from "../domain/stores/migrate.ts";
 import {
   companyDomainOf,
@@ -39,7 +40,7 @@ function records(inputs: ImportRecordInput[]) {
 }
 
 async function load(sql: Sql, inputs: ImportRecordInput[], options: ImportPeopleOptions = {}) {
-  return await importPeople(sql, records(inputs), options);
+  return await importPeople({ db: { sql } }, records(inputs), options);
 }
 
 async function count(sql: Sql, table: string): Promise<number> {
@@ -286,7 +287,7 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
         assert.equal(await count(sql, "people"), 2);
         assert.equal(await count(sql, "person_emails"), 1);
 
-        const charlesRow = await findPersonAtDomain(sql, {
+        const charlesRow = await findPersonAtDomain({ db }, {
           fullName: "charles babbage",
           domain: "engines.example",
         });
@@ -306,7 +307,10 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
       }]);
       assert.equal(result.updated, 1);
       assert.equal(result.created, 0);
-      const person = await findPersonByNetworkUrl(sql, "https://network.example/in/ada");
+      const person = await findPersonByNetworkUrl(
+        { db },
+        "https://network.example/in/ada",
+      );
       assert.ok(person);
       assert.equal(person.fullName, "Ada King");
       assert.equal(person.title, "Countess");
@@ -348,7 +352,7 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
           location: "Arlington",
         }]);
         assert.deepEqual([noUrl.created, noUrl.updated], [0, 1]);
-        const grace = await findPersonByNetworkUrl(sql, "network.example/in/grace");
+        const grace = await findPersonByNetworkUrl({ db }, "network.example/in/grace");
         assert.equal(grace?.location, "Arlington");
         assert.equal(grace?.title, "Rear Admiral");
         assert.equal(
@@ -365,7 +369,10 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
           },
         ]);
         assert.equal(twice.created, 1);
-        const alan = await findPersonByNetworkUrl(sql, "https://network.example/in/alan");
+        const alan = await findPersonByNetworkUrl(
+          { db },
+          "https://network.example/in/alan",
+        );
         assert.deepEqual([alan?.title, alan?.location], ["Reader", "Wilmslow"]);
       },
     );
@@ -377,7 +384,7 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
           { name: "Pat Doe", companyName: "Quiet Garden Studio" },
           { name: "Sam Roe", companyName: "quiet garden studio ltd." },
         ]);
-        const quiet = await findCompanyByName(sql, "Quiet Garden Studio GmbH");
+        const quiet = await findCompanyByName({ db }, "Quiet Garden Studio GmbH");
         assert.ok(quiet);
         assert.equal(quiet.domain, null);
         assert.equal(
@@ -393,23 +400,23 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
           companyName: "Quiet Garden Studio",
           companyDomain: "quietgarden.example",
         }]);
-        assert.deepEqual(await findCompanyByName(sql, "quiet garden studio"), {
+        assert.deepEqual(await findCompanyByName({ db }, "quiet garden studio"), {
           id: quiet.id,
           name: "Quiet Garden Studio",
           domain: "quietgarden.example",
         });
 
         assert.equal(
-          (await findCompanyByName(sql, "ANALYTICAL ENGINES, INC."))?.domain,
+          (await findCompanyByName({ db }, "ANALYTICAL ENGINES, INC."))?.domain,
           "engines.example",
         );
         assert.equal(
-          (await findCompanyByName(sql, "Engines Corp."))?.domain,
+          (await findCompanyByName({ db }, "Engines Corp."))?.domain,
           "engines.example",
           "alias",
         );
-        assert.equal(await findCompanyByName(sql, "Difference Engines"), null);
-        assert.equal(await findCompanyByName(sql, "!!!"), null);
+        assert.equal(await findCompanyByName({ db }, "Difference Engines"), null);
+        assert.equal(await findCompanyByName({ db }, "!!!"), null);
 
         // Prefer the company with a domain: a domain-less "Acme" and Acme Widgets, alias Acme.
         await load(sql, [
@@ -421,7 +428,10 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
             companyDomain: "acme-widgets.example",
           },
         ]);
-        assert.equal((await findCompanyByName(sql, "acme"))?.domain, "acme-widgets.example");
+        assert.equal(
+          (await findCompanyByName({ db }, "acme"))?.domain,
+          "acme-widgets.example",
+        );
         const [{ n }] = await sql`SELECT count(*)::int AS n FROM companies WHERE name_key = 'acme'`;
         assert.equal(n, 1, "the domain-less Acme is kept: a domain-less record names it");
       },
@@ -452,27 +462,36 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
             { fullName: "L. Nagy", given: "László", surname: "Nagy" },
           ]
         ) {
-          const found = await findPersonAtDomain(sql, {
+          const found = await findPersonAtDomain({ db }, {
             ...input,
             domain: "https://www.kovacs-tarsa.example/en",
           });
           assert.equal(found?.networkUrl, "https://network.example/in/laszlo", input.fullName);
         }
         assert.equal(
-          await findPersonAtDomain(sql, { fullName: "Nagy László", domain: "engines.example" }),
+          await findPersonAtDomain({ db }, {
+            fullName: "Nagy László",
+            domain: "engines.example",
+          }),
           null,
         );
         assert.equal(
-          await findPersonAtDomain(sql, { fullName: "Nagy Gábor", domain: "kovacs-tarsa.example" }),
+          await findPersonAtDomain({ db }, {
+            fullName: "Nagy Gábor",
+            domain: "kovacs-tarsa.example",
+          }),
           null,
         );
         assert.equal(
-          await findPersonAtDomain(sql, { fullName: "Nagy László", domain: "not a domain" }),
+          await findPersonAtDomain({ db }, {
+            fullName: "Nagy László",
+            domain: "not a domain",
+          }),
           null,
         );
 
         const byUrl = await findPersonByNetworkUrl(
-          sql,
+          { db },
           "HTTPS://WWW.NETWORK.EXAMPLE/in/LASZLO?trk=1",
         );
         assert.equal(byUrl?.fullName, "Nagy László");
@@ -484,20 +503,24 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
           headcount: null,
           location: null,
         });
-        assert.equal(await findPersonByNetworkUrl(sql, "https://network.example/in/nobody"), null);
-        assert.equal(await findPersonByNetworkUrl(sql, "not a url"), null);
+        assert.equal(
+          await findPersonByNetworkUrl({ db }, "https://network.example/in/nobody"),
+          null,
+        );
+        assert.equal(await findPersonByNetworkUrl({ db }, "not a url"), null);
 
         assert.equal(
-          (await findPersonByEmail(sql, "  NAGY.LASZLO@kovacs-tarsa.example "))?.fullName,
+          (await findPersonByEmail({ db }, "  NAGY.LASZLO@kovacs-tarsa.example "))
+            ?.fullName,
           "Nagy László",
         );
         assert.equal(
-          (await findPersonByEmail(sql, "king@mail.example"))?.fullName,
+          (await findPersonByEmail({ db }, "king@mail.example"))?.fullName,
           "Ada King",
           "an associated address",
         );
-        assert.equal(await findPersonByEmail(sql, "nobody@mail.example"), null);
-        assert.equal(await findPersonByEmail(sql, "no-at-sign"), null);
+        assert.equal(await findPersonByEmail({ db }, "nobody@mail.example"), null);
+        assert.equal(await findPersonByEmail({ db }, "no-at-sign"), null);
       },
     );
 
@@ -538,7 +561,10 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
           },
         ]);
         assert.deepEqual(
-          await verifiedAddressesAtDomain(sql, { domain: "Kovacs-Tarsa.example", limit: 10 }),
+          await verifiedAddressesAtDomain({ db }, {
+            domain: "Kovacs-Tarsa.example",
+            limit: 10,
+          }),
           [
             {
               address: "kiss.eva@kovacs-tarsa.example",
@@ -555,12 +581,15 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
           ],
         );
         assert.equal(
-          (await verifiedAddressesAtDomain(sql, { domain: "kovacs-tarsa.example", limit: 1 }))
+          (await verifiedAddressesAtDomain({ db }, {
+            domain: "kovacs-tarsa.example",
+            limit: 1,
+          }))
             .length,
           1,
         );
         assert.deepEqual(
-          await verifiedAddressesAtDomain(sql, { domain: "nowhere.example", limit: 5 }),
+          await verifiedAddressesAtDomain({ db }, { domain: "nowhere.example", limit: 5 }),
           [],
         );
       },
@@ -568,7 +597,7 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
 
     await t.step("record_verified_email: find's write-back reaches the same person", async () => {
       // A new domain: the company is made (named), then the person, then the address.
-      const first = await recordVerifiedEmail(sql, {
+      const first = await recordVerifiedEmail({ db }, {
         fullName: "Hedy Lamarr",
         given: "Hedy",
         surname: "Lamarr",
@@ -579,7 +608,7 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
         verifiedAt: new Date("2026-11-23T10:00:00Z"),
       });
       assert.equal(first.personCreated, true);
-      const hedy = await findPersonAtDomain(sql, {
+      const hedy = await findPersonAtDomain({ db }, {
         fullName: "Hedy Lamarr",
         domain: "frequency.example",
       });
@@ -593,12 +622,12 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
         },
       ]);
       assert.equal(
-        (await findCompanyByName(sql, "frequency hopping"))?.domain,
+        (await findCompanyByName({ db }, "frequency hopping"))?.domain,
         "frequency.example",
       );
 
       // Again, later: the same person and address, the new status and time.
-      const again = await recordVerifiedEmail(sql, {
+      const again = await recordVerifiedEmail({ db }, {
         fullName: "hedy lamarr",
         given: null,
         surname: null,
@@ -613,13 +642,14 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
         personCreated: false,
       });
       assert.equal(
-        (await findPersonByEmail(sql, "hedy.lamarr@frequency.example"))?.emails[0].status,
+        (await findPersonByEmail({ db }, "hedy.lamarr@frequency.example"))?.emails[0]
+          .status,
         "catch-all",
       );
 
       // An imported person (with a profile URL) at that domain gets the address; no new person.
       const people = await count(sql, "people");
-      const ada = await recordVerifiedEmail(sql, {
+      const ada = await recordVerifiedEmail({ db }, {
         fullName: "Ada King",
         given: "Ada",
         surname: "King",
@@ -631,13 +661,16 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
       });
       assert.equal(ada.personCreated, false);
       assert.equal(await count(sql, "people"), people);
-      const person = await findPersonByNetworkUrl(sql, "https://network.example/in/ada");
+      const person = await findPersonByNetworkUrl(
+        { db },
+        "https://network.example/in/ada",
+      );
       assert.equal(person?.id, ada.personId);
       assert.equal(person?.emails[0].address, "ada.king@engines.example", "newest valid first");
       assert.deepEqual(person?.channels.x, "@ada");
 
       // A domain named only by its address gets a stand-in name, replaced once a name is known.
-      await recordVerifiedEmail(sql, {
+      await recordVerifiedEmail({ db }, {
         fullName: "Radia Perlman",
         given: "Radia",
         surname: "Perlman",
@@ -647,10 +680,10 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
         verifiedAt: null,
       });
       assert.equal(
-        (await findPersonByEmail(sql, "radia@spanning.example"))?.company?.name,
+        (await findPersonByEmail({ db }, "radia@spanning.example"))?.company?.name,
         "spanning.example",
       );
-      await recordVerifiedEmail(sql, {
+      await recordVerifiedEmail({ db }, {
         fullName: "Radia Perlman",
         given: "Radia",
         surname: "Perlman",
@@ -660,10 +693,13 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
         status: "valid",
         verifiedAt: null,
       });
-      assert.equal((await findCompanyByName(sql, "Spanning Tree"))?.domain, "spanning.example");
+      assert.equal(
+        (await findCompanyByName({ db }, "Spanning Tree"))?.domain,
+        "spanning.example",
+      );
 
       await assert.rejects(
-        recordVerifiedEmail(sql, {
+        recordVerifiedEmail({ db }, {
           fullName: "X Y",
           given: "X",
           surname: "Y",
@@ -684,14 +720,14 @@ Deno.test("directory on one database: import, lookups, write-back", DB_TEST, asy
       const again = await load(sql, demo);
       assert.deepEqual([again.created, again.updated], [0, 0]);
       const example = demo.find((r) => r.emails?.length && r.companyDomain)!;
-      const person = await findPersonAtDomain(sql, {
+      const person = await findPersonAtDomain({ db }, {
         fullName: example.name,
         domain: example.companyDomain!,
       });
       assert.equal(person?.emails[0].address, example.emails![0].address);
       assert.equal(person?.emails[0].status, "valid");
       assert.equal(
-        (await findCompanyByName(sql, example.companyAliases![0]))?.domain,
+        (await findCompanyByName({ db }, example.companyAliases![0]))?.domain,
         example.companyDomain,
       );
     });
@@ -746,11 +782,11 @@ Deno.test("lookups use their indexes on a new database (no statistics)", DB_TEST
     const directory = ["companies", "people", "person_emails"];
     const check = async (
       what: string,
-      run: (sql: Sql) => Promise<unknown>,
+      run: (ctx: DbContext) => Promise<unknown>,
       expected: string[],
     ) => {
       const plans: { seq: string[]; indexes: string[] }[] = [];
-      await run(explainingInto(db.sql, plans));
+      await run({ db: { sql: explainingInto(db.sql, plans) } });
       assert.ok(plans.length > 0, what);
       const seq = plans.flatMap((p) => p.seq).filter((table) => directory.includes(table));
       assert.deepEqual(seq, [], `${what} reads no directory table whole`);
@@ -761,13 +797,13 @@ Deno.test("lookups use their indexes on a new database (no statistics)", DB_TEST
     };
     await check(
       "person by profile URL",
-      (sql) => findPersonByNetworkUrl(sql, "https://network.example/in/p7"),
+      (ctx) => findPersonByNetworkUrl(ctx, "https://network.example/in/p7"),
       ["people_network_url_key"],
     );
     await check(
       "person by name at a domain",
-      (sql) =>
-        findPersonAtDomain(sql, {
+      (ctx) =>
+        findPersonAtDomain(ctx, {
           fullName: "Person 7 Example",
           given: "Person",
           surname: "Example7",
@@ -777,17 +813,17 @@ Deno.test("lookups use their indexes on a new database (no statistics)", DB_TEST
     );
     await check(
       "company by name or alias",
-      (sql) => findCompanyByName(sql, "Alias 7"),
+      (ctx) => findCompanyByName(ctx, "Alias 7"),
       ["companies_name_key", "companies_alias_keys"],
     );
     await check(
       "person by email (work, then associated)",
-      (sql) => findPersonByEmail(sql, "p7@mail.example"),
+      (ctx) => findPersonByEmail(ctx, "p7@mail.example"),
       ["person_emails_address", "people_channel_emails"],
     );
     await check(
       "verified addresses at a domain",
-      (sql) => verifiedAddressesAtDomain(sql, { domain: "co7.example", limit: 20 }),
+      (ctx) => verifiedAddressesAtDomain(ctx, { domain: "co7.example", limit: 20 }),
       ["person_emails_valid_at_domain"],
     );
     // The check itself sees a table scan when there is one (a column without an index).

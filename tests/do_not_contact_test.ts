@@ -134,7 +134,7 @@ async function withDatabase(run: (sql: Sql) => Promise<void>) {
 }
 
 async function workspace(sql: Sql, name: string): Promise<string> {
-  return (await createWorkspace(sql, { name })).workspaceId;
+  return (await createWorkspace({ db: { sql } }, { name })).workspaceId;
 }
 
 Deno.test("add, remove and list: idempotent, normalised, per workspace", DB_TEST, async () => {
@@ -257,7 +257,7 @@ Deno.test(
       const ws = await workspace(sql, "dnc-check");
       const other = await workspace(sql, "dnc-other");
       const listed = (email: string, workspaceId = ws) =>
-        isDoNotContact(sql, { workspaceId, email });
+        isDoNotContact({ db: { sql } }, { workspaceId, email });
 
       assert.equal(await listed("bob@acme.com"), false, "an empty list refuses nothing");
       await addDoNotContact({ db: { sql } }, { workspaceId: ws, domain: "acme.com" });
@@ -352,12 +352,15 @@ Deno.test("the check uses the primary key on a new database (no statistics)", DB
       SELECT count(*)::int AS n FROM pg_stats WHERE tablename = 'do_not_contact'`;
     assert.equal(stats, 0, "the planner has no statistics");
     assert.equal(
-      await isDoNotContact(sql, { workspaceId: workspaces[0], email: "x@a.co7.example" }),
+      await isDoNotContact({ db: { sql } }, {
+        workspaceId: workspaces[0],
+        email: "x@a.co7.example",
+      }),
       true,
     );
 
     const plans: ReturnType<typeof scans>[] = [];
-    await isDoNotContact(explainingInto(sql, plans), {
+    await isDoNotContact({ db: { sql: explainingInto(sql, plans) } }, {
       workspaceId: workspaces[0],
       email: "bob+x@eu.mail.co7.example",
     });

@@ -68,7 +68,7 @@ async function startWorld(options: { gravatarFail?: 500 } = {}) {
     emails: [{ address: EMAIL, status: "valid" }],
   });
   assert.ok(parsed.ok);
-  await importPeople(env.db.sql, [parsed.record]);
+  await importPeople(env, [parsed.record]);
   const requests = () => gravatar.requests.length + github.requests.length + brave.requests.length;
   return {
     env,
@@ -127,7 +127,7 @@ Deno.test(
       });
 
       await t.step("the record got the missing fields, with their source and time", async () => {
-        const person = await findPersonByEmail(env.db.sql, EMAIL);
+        const person = await findPersonByEmail(env, EMAIL);
         assert.equal(person?.title, "Countess", "its own field is kept");
         assert.equal(person?.location, "London, UK");
         assert.equal(person?.headline, "Poet of science");
@@ -193,7 +193,7 @@ Deno.test(
       assert.equal(data.reason, "source-error");
       assert.equal(data.person, null);
       assert.equal(data.pointsCharged, 0);
-      const person = await findPersonByEmail(world.env.db.sql, EMAIL);
+      const person = await findPersonByEmail(world.env, EMAIL);
       assert.equal(person?.enrichedAt, null);
       assert.equal(person?.location, null);
     } finally {

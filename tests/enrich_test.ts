@@ -181,7 +181,7 @@ Deno.test("enrich: sources in order, fields stated, phones dropped, cache", DB_T
         channels: { telegram: "alanturing" },
       });
       assert.ok(parsed.ok);
-      await importPeople(env.db.sql, [parsed.record]);
+      await importPeople(env, [parsed.record]);
       const before = {
         gravatar: world.gravatar.requests.length,
         github: world.github.requests.length,

@@ -45,7 +45,7 @@ Deno.test("find: a shared role mailbox is never a person's address", DB_TEST, as
     );
 
     await t.step("a role address on a person's directory record is not delivered", async () => {
-      await recordVerifiedEmail(env.db.sql, {
+      await recordVerifiedEmail(env, {
         fullName: "Sales Person",
         given: "Sales",
         surname: "Person",
@@ -200,7 +200,7 @@ Deno.test("find: the do-not-contact list holds, before any DNS or SMTP", DB_TEST
     });
 
     await t.step("network mode: a listed person's profile is not returned either", async () => {
-      await importPeople(env.db.sql, [
+      await importPeople(env, [
         recordOf({
           name: "Samir Nagheenanajar",
           companyName: "Initrode Inc.",

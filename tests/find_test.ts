@@ -76,7 +76,7 @@ Deno.test("find, email mode: SMTP verdicts, billing, write-back, replay", DB_TES
       "the domain's pattern is learned from verified addresses: flast asked first",
       async () => {
         for (const [given, surname] of [["John", "Doe"], ["Mary", "Major"]]) {
-          await recordVerifiedEmail(env.db.sql, {
+          await recordVerifiedEmail(env, {
             fullName: `${given} ${surname}`,
             given,
             surname,
@@ -192,7 +192,7 @@ Deno.test("find, company and network modes: two parts, directory, resolver", DB_
     const ws = await createTestWorkspace(env, 1000);
     const find = finder(env, ws.apiKey);
     await importPeople(
-      env.db.sql,
+      env,
       [
         {
           name: "Michael Bolton",

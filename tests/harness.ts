@@ -181,7 +181,7 @@ export async function createTestWorkspace(
   points = 1000,
   name = `ws-${crypto.randomUUID().slice(0, 8)}`,
 ) {
-  return await createWorkspace(env.db.sql, { name, points });
+  return await createWorkspace(env, { name, points });
 }
 
 export function bearer(apiKey: string, extra: Record<string, string> = {}): HeadersInit {

@@ -77,7 +77,7 @@ Deno.test(
       await migrate(db.sql);
       const clock = new FakeClock();
       const records = createIdempotencyRecords({ sql: db.sql, clock, leaseMs: 10_000 });
-      const ws = await createWorkspace(db.sql, { name: "idem", points: 10 });
+      const ws = await createWorkspace({ db }, { name: "idem", points: 10 });
       const charge = createCharger(db.sql);
       const base = {
         workspaceId: ws.workspaceId,
@@ -218,7 +218,7 @@ Deno.test(
         );
       });
       await t.step("keys are scoped to the workspace", async () => {
-        const other = await createWorkspace(db.sql, { name: "idem-2" });
+        const other = await createWorkspace({ db }, { name: "idem-2" });
         assert.equal(
           (await records.claim({ ...base, workspaceId: other.workspaceId, fingerprint: "zz" }))
             .kind,

@@ -65,7 +65,7 @@ function serviceEnv(
 }
 
 async function seedDirectory(sql: Sql, people: number): Promise<void> {
-  await importDemoPeople(sql, { people, now: Date.now() });
+  await importDemoPeople({ db: { sql } }, { people, now: Date.now() });
 }
 
 async function api(
@@ -406,7 +406,7 @@ Deno.test(
     const workspaces: Awaited<ReturnType<typeof createWorkspace>>[] = [];
     for (let i = 0; i < RACE_WORKSPACES; i++) {
       workspaces.push(
-        await createWorkspace(pg.sql, { name: `race-${i}`, points: RACE_POINTS }),
+        await createWorkspace({ db: pg }, { name: `race-${i}`, points: RACE_POINTS }),
       );
     }
     const ports = [freePort(), freePort()];
@@ -565,7 +565,7 @@ Deno.test(
     await seedDirectory(pg.sql, people);
     const workspaces: Awaited<ReturnType<typeof createWorkspace>>[] = [];
     for (let i = 0; i < 3; i++) {
-      workspaces.push(await createWorkspace(pg.sql, { name: `steal-${i}`, points: 1000 }));
+      workspaces.push(await createWorkspace({ db: pg }, { name: `steal-${i}`, points: 1000 }));
     }
     const ports = [freePort(), freePort()];
     const bases = ports.map((p) => `http://127.0.0.1:${p}`);

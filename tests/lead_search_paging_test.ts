@@ -19,10 +19,10 @@ Deno.test("lead search paging: every match once, in id order, on every path", DB
   const db = await openTestDatabase();
   try {
     await migrate(db.sql);
-    await importDemoPeople(db.sql, { people: 400, now: Date.now() });
+    await importDemoPeople({ db }, { people: 400, now: Date.now() });
     const cases: LeadFilters[] = [{ seniority: ["senior"] }, { jobTitle: ["engineer"] }, {}];
     for (const filters of cases) {
-      const expected = await allMatches(db.sql, filters);
+      const expected = await allMatches({ db }, filters);
       assert.ok(expected.length > 5, `enough matches for ${JSON.stringify(filters)}`);
       for (
         const [label, search] of [
@@ -41,7 +41,7 @@ Deno.test("lead search paging: every match once, in id order, on every path", DB
         const walked: string[] = [];
         let after: string | null = null;
         for (let page = 0; page < 100; page++) {
-          const leads: DirectoryLead[] = await search(db.sql, {
+          const leads: DirectoryLead[] = await search({ db }, {
             filters,
             chainId,
             after,
@@ -60,8 +60,8 @@ Deno.test("lead search paging: every match once, in id order, on every path", DB
 });
 
 /** The plain answer: every person matching the filters, in id order. */
-async function allMatches(sql: Parameters<typeof searchDirectoryPage>[0], filters: LeadFilters) {
-  const all = await searchDirectoryPage(sql, {
+async function allMatches(ctx: Parameters<typeof searchDirectoryPage>[0], filters: LeadFilters) {
+  const all = await searchDirectoryPage(ctx, {
     filters,
     chainId: "run_none",
     after: null,

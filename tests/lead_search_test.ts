@@ -21,7 +21,7 @@ import {
 const PRICE = 2; // DEFAULT_PRICES.lead
 
 async function seed(env: TestEnv, n: number) {
-  await importDemoPeople(env.db.sql, { people: n, now: env.clock.now() });
+  await importDemoPeople(env, { people: n, now: env.clock.now() });
 }
 
 async function start(
@@ -55,7 +55,7 @@ async function cancel(env: TestEnv, apiKey: string, runId: string, init: Request
   return { status: res.status, body: await res.json() };
 }
 
-const balanceOf = (env: TestEnv, workspaceId: string) => readBalance(env.db.sql, workspaceId);
+const balanceOf = (env: TestEnv, workspaceId: string) => readBalance(env, workspaceId);
 
 Deno.test(
   "lead search: start, pages of 25 charged as delivered, poll, complete",

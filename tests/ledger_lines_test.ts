@@ -32,13 +32,13 @@ Deno.test(
       const jobReservation = (await env.db.sql<{ reservation_id: string }[]>`
       SELECT reservation_id FROM bulk_jobs WHERE id = ${job.data.job.id}`)[0].reservation_id;
       // A reservation of 100 settled 50 + 50, released 0: one line of −100 (not −200).
-      const held = await reservePoints(env.db.sql, {
+      const held = await reservePoints(env, {
         workspaceId: ws.workspaceId,
         amount: 100,
         operation: "lead",
       });
       for (const page of [1, 2]) {
-        await settleReservationAlone(env.db.sql, {
+        await settleReservationAlone(env, {
           workspaceId: ws.workspaceId,
           reservationId: held!.reservationId,
           amount: 50,
@@ -47,7 +47,7 @@ Deno.test(
         });
       }
       await env.db.sql.begin((tx) =>
-        releaseReservation(tx, {
+        releaseReservation({ tx }, {
           workspaceId: ws.workspaceId,
           reservationId: held!.reservationId,
           operation: "lead",

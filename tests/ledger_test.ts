@@ -34,7 +34,7 @@ async function withWorkspace(
   const db = await openTestDatabase();
   try {
     await migrate(db.sql);
-    const ws = await createWorkspace(db.sql, { name, points });
+    const ws = await createWorkspace({ db }, { name, points });
     await fn(db, ws.workspaceId);
   } finally {
     await db.drop();
@@ -64,7 +64,7 @@ Deno.test(
     const other = db.url ? await openDatabase({ url: db.url }) : db; // PGlite: one process owns it; concurrency comes from the pooled socket connections
     try {
       await migrate(db.sql);
-      const ws = await createWorkspace(db.sql, { name: "small", points: 20 });
+      const ws = await createWorkspace({ db }, { name: "small", points: 20 });
       const chargers = [createCharger(db.sql), createCharger(other.sql)];
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
@@ -79,7 +79,7 @@ Deno.test(
       assert.equal(charged, 20);
       assert.equal(results.filter((r) => r.outcome === "insufficient").length, 30);
       assert.ok(results.every((r) => r.balance.available >= 0));
-      assert.deepEqual(await readBalance(db.sql, ws.workspaceId), {
+      assert.deepEqual(await readBalance({ db }, ws.workspaceId), {
         available: 0,
         reserved: 0,
         granted: 20,
@@ -109,7 +109,7 @@ Deno.test(
         operation: "nameParse",
       };
       assert.deepEqual(await chargeConcurrently(charge, same, 25), { charged: 1, duplicate: 24 });
-      assert.equal((await readBalance(db.sql, workspaceId)).available, 97);
+      assert.equal((await readBalance({ db }, workspaceId)).available, 97);
       // The database itself refuses a second posting for the unit and a negative balance.
       await assert.rejects(() =>
         db.sql`INSERT INTO ledger_entries (workspace_id, kind, amount, charge_key, available_after, reserved_after)
@@ -119,7 +119,7 @@ Deno.test(
         db.sql`UPDATE balances SET available = available - 1000 WHERE workspace_id = ${workspaceId}`
       );
       // The same key in another workspace is another unit.
-      const ws2 = await createWorkspace(db.sql, { name: "dupes-2", points: 5 });
+      const ws2 = await createWorkspace({ db }, { name: "dupes-2", points: 5 });
       const [r] = await charge([{ ...same, workspaceId: ws2.workspaceId }]);
       assert.equal(r.outcome, "charged");
     });
@@ -147,7 +147,7 @@ Deno.test(
       // A group the balance cannot pay is refused whole: nothing moves.
       const [big] = await charge([{ ...chunk, amount: 40, units: 40, chargeKey: "batch:k:big" }]);
       assert.equal(big.outcome, "insufficient");
-      assert.equal((await readBalance(db.sql, workspaceId)).available, 30);
+      assert.equal((await readBalance({ db }, workspaceId)).available, 30);
       await assert.rejects(() => charge([{ ...chunk, units: 0, chargeKey: "batch:k:zero" }]));
       await assert.rejects(() =>
         db.sql`INSERT INTO ledger_entries (workspace_id, kind, amount, units, available_after, reserved_after)
@@ -180,7 +180,7 @@ Deno.test(
       assert.ok(second.every((r) => r.balance.available >= 0));
       assert.equal(second.filter((r) => r.outcome === "charged").length, 15);
       assert.equal(second.filter((r) => r.outcome === "insufficient").length, 15);
-      assert.deepEqual(await readBalance(db.sql, workspaceId), {
+      assert.deepEqual(await readBalance({ db }, workspaceId), {
         available: 0,
         reserved: 0,
         granted: 45,
@@ -198,10 +198,10 @@ Deno.test(
 Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async () => {
   await withWorkspace("runs", 50, async (db, workspaceId) => {
     assert.equal(
-      await reservePoints(db.sql, { workspaceId, amount: 60, operation: "lead" }),
+      await reservePoints({ db }, { workspaceId, amount: 60, operation: "lead" }),
       null,
     );
-    const held = await reservePoints(db.sql, {
+    const held = await reservePoints({ db }, {
       workspaceId,
       amount: 40,
       operation: "lead",
@@ -215,21 +215,21 @@ Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async 
       operation: "lead",
     };
     assert.equal(
-      (await settleReservationAlone(db.sql, { ...page, chargeKey: "run1:p1" })).outcome,
+      (await settleReservationAlone({ db }, { ...page, chargeKey: "run1:p1" })).outcome,
       "settled",
     );
     assert.equal(
-      (await settleReservationAlone(db.sql, { ...page, chargeKey: "run1:p1" })).outcome,
+      (await settleReservationAlone({ db }, { ...page, chargeKey: "run1:p1" })).outcome,
       "duplicate",
     );
     assert.equal(
-      (await settleReservationAlone(db.sql, { ...page, amount: 30, chargeKey: "run1:p2" })).outcome,
+      (await settleReservationAlone({ db }, { ...page, amount: 30, chargeKey: "run1:p2" })).outcome,
       "exceeds_reservation",
     );
     const releases = await Promise.all(
       [1, 2, 3].map(() =>
         db.sql.begin((tx) =>
-          releaseReservation(tx, {
+          releaseReservation({ tx }, {
             workspaceId,
             reservationId: held.reservationId,
             operation: "lead",
@@ -240,17 +240,17 @@ Deno.test("ledger: reserve, settle part, release the rest once", DB_TEST, async 
     const done = releases.filter((r) => r !== null);
     assert.equal(done.length, 1, "released once");
     assert.equal(done[0]!.released, 25);
-    assert.deepEqual(await readBalance(db.sql, workspaceId), {
+    assert.deepEqual(await readBalance({ db }, workspaceId), {
       available: 35,
       reserved: 0,
       granted: 50,
     });
     assert.equal(
-      (await settleReservationAlone(db.sql, { ...page, chargeKey: "run1:p3" })).outcome,
+      (await settleReservationAlone({ db }, { ...page, chargeKey: "run1:p3" })).outcome,
       "closed",
     );
-    await grantPoints(db.sql, { workspaceId, points: 5 });
-    assert.deepEqual(await readBalance(db.sql, workspaceId), {
+    await grantPoints({ db }, { workspaceId, points: 5 });
+    assert.deepEqual(await readBalance({ db }, workspaceId), {
       available: 40,
       reserved: 0,
       granted: 55,

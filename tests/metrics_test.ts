@@ -170,7 +170,7 @@ Deno.test("metrics: bulk_jobs counts the jobs not finished, by state", async () 
     await res.body?.cancel();
     const metrics = createPrometheusTelemetry({
       workspaceLabels: false,
-      countJobs: () => countActiveJobs(env.db.sql),
+      countJobs: () => countActiveJobs(env),
     });
     const text = await metrics.render();
     assert.equal(sample(text, "bulk_jobs", { state: "queued" }), 1);

@@ -45,15 +45,15 @@ Deno.test(
       const apiKey = "svc_sk_" + "ab".repeat(24);
       // Two instances starting at once.
       const [one, two] = await Promise.all([
-        ensureBootstrapWorkspace(db.sql, { apiKey, points: 500 }),
-        ensureBootstrapWorkspace(db.sql, { apiKey, points: 500 }),
+        ensureBootstrapWorkspace({ db }, { apiKey, points: 500 }),
+        ensureBootstrapWorkspace({ db }, { apiKey, points: 500 }),
       ]);
       assert.equal(one.workspaceId, two.workspaceId);
       // A restart with the same settings changes nothing.
-      const again = await ensureBootstrapWorkspace(db.sql, { apiKey, points: 500 });
+      const again = await ensureBootstrapWorkspace({ db }, { apiKey, points: 500 });
       assert.equal(again.workspaceId, one.workspaceId);
       assert.equal(again.created, false);
-      assert.deepEqual(await readBalance(db.sql, one.workspaceId), {
+      assert.deepEqual(await readBalance({ db }, one.workspaceId), {
         available: 500,
         reserved: 0,
         granted: 500,
@@ -68,14 +68,14 @@ Deno.test(
       assert.equal(grants.length, 1);
       // Raising the floor grants only the difference; spending does not trigger a top-up.
       await db.sql`UPDATE balances SET available = 100 WHERE workspace_id = ${one.workspaceId}`;
-      await ensureBootstrapWorkspace(db.sql, { apiKey, points: 800 });
-      assert.deepEqual(await readBalance(db.sql, one.workspaceId), {
+      await ensureBootstrapWorkspace({ db }, { apiKey, points: 800 });
+      assert.deepEqual(await readBalance({ db }, one.workspaceId), {
         available: 400,
         reserved: 0,
         granted: 800,
       });
-      await ensureBootstrapWorkspace(db.sql, { apiKey, points: 800 });
-      assert.equal((await readBalance(db.sql, one.workspaceId)).granted, 800);
+      await ensureBootstrapWorkspace({ db }, { apiKey, points: 800 });
+      assert.equal((await readBalance({ db }, one.workspaceId)).granted, 800);
     } finally {
       await db.drop();
     }
@@ -103,12 +103,12 @@ Deno.test(
       await migrate(db.sql);
       const oldKey = "svc_sk_" + "ab".repeat(24);
       const newKey = "svc_sk_" + "cd".repeat(24);
-      const first = await ensureBootstrapWorkspace(db.sql, { apiKey: oldKey, points: 100 });
+      const first = await ensureBootstrapWorkspace({ db }, { apiKey: oldKey, points: 100 });
       assert.deepEqual(first.revokedKeyIds, []);
       // A key a user made for the same workspace (CLI or app).
-      const userKey = await createApiKey(db.sql, { workspaceId: first.workspaceId, name: "CRM" });
+      const userKey = await createApiKey({ db }, { workspaceId: first.workspaceId, name: "CRM" });
 
-      const second = await ensureBootstrapWorkspace(db.sql, { apiKey: newKey, points: 100 });
+      const second = await ensureBootstrapWorkspace({ db }, { apiKey: newKey, points: 100 });
       assert.equal(second.workspaceId, first.workspaceId);
       assert.equal(second.revokedKeyIds.length, 1);
       const live = async (apiKey: string) =>
@@ -120,11 +120,11 @@ Deno.test(
       assert.equal(await live(userKey.apiKey), true, "a user's key is kept");
 
       // Restarting with the new key again revokes nothing more.
-      const third = await ensureBootstrapWorkspace(db.sql, { apiKey: newKey, points: 100 });
+      const third = await ensureBootstrapWorkspace({ db }, { apiKey: newKey, points: 100 });
       assert.deepEqual(third.revokedKeyIds, []);
       // Going back to a revoked key is refused, as before.
       await assert.rejects(
-        ensureBootstrapWorkspace(db.sql, { apiKey: oldKey, points: 100 }),
+        ensureBootstrapWorkspace({ db }, { apiKey: oldKey, points: 100 }),
         /SVC_BOOTSTRAP_KEY was revoked; set a new one/,
       );
       assert.equal(await live(newKey), true, "a refused start revokes nothing");

@@ -8,7 +8,7 @@ async function parseWith(modelPath: string | null) {
   const running = await startTestService(logger, modelPath ? { NAME_MODEL_PATH: modelPath } : {});
   const { service, base } = running;
   try {
-    const { apiKey } = await createWorkspace(service.ctx.db.sql, { name: "m", points: 10 });
+    const { apiKey } = await createWorkspace(service.ctx, { name: "m", points: 10 });
     const res = await fetch(`${base}/api/v1/name/parse`, {
       method: "POST",
       headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },

@@ -120,7 +120,7 @@ Deno.test("POST /api/v1/name/parse/batch: rules 1 to 7 of §4.2", DB_TEST, async
         assert.equal(res.status, 400);
         assert.equal((await res.json()).error.code, "validation_error");
       }
-      await grantPoints(env.db.sql, { workspaceId: ws.workspaceId, points: 100 });
+      await grantPoints(env, { workspaceId: ws.workspaceId, points: 100 });
       assert.equal((await batch({ names: people(100) }, "v-100")).status, 200);
       assert.equal(await countCharges(env, ws.workspaceId), 102);
     });
@@ -161,13 +161,13 @@ Deno.test("POST /api/v1/name/parse/batch: rules 1 to 7 of §4.2", DB_TEST, async
           },
         });
         assert.equal(await countCharges(env, ws.workspaceId), n, "nothing ran");
-        await grantPoints(env.db.sql, { workspaceId: ws.workspaceId, points: 2 });
+        await grantPoints(env, { workspaceId: ws.workspaceId, points: 2 });
         const ok = await (await batch({
           names: ["Ada Lovelace", "Andrew", "Bo Diddley", "", "Cy Young", "Di Fong"],
         }, "p-1")).json();
         assert.equal(ok.data.pointsCharged, 4);
         assert.equal(ok.data.balance.available, 1);
-        await grantPoints(env.db.sql, { workspaceId: ws.workspaceId, points: 500 });
+        await grantPoints(env, { workspaceId: ws.workspaceId, points: 500 });
       },
     );
 

@@ -43,7 +43,7 @@ Deno.test(
     const running = await startTestService(logger);
     const { service, base, dataDir } = running;
     const pg = running.usesPostgres;
-    const { apiKey, workspaceId } = await createWorkspace(service.ctx.db.sql, {
+    const { apiKey, workspaceId } = await createWorkspace(service.ctx, {
       name: "privacy",
       points: 1000,
     });
@@ -134,7 +134,7 @@ Deno.test(
       }
 
       // A control: a value the service does store is found by the same scans.
-      await createWorkspace(sql, { name: CONTROL, points: 1 });
+      await createWorkspace({ db: { sql } }, { name: CONTROL, points: 1 });
       const controlRows = await sql.unsafe(`SELECT t::text AS row FROM workspaces t`);
       assert.ok(controlRows.some((r) => String(r.row).includes(CONTROL)));
 

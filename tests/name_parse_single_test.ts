@@ -155,7 +155,7 @@ Deno.test(
             },
           });
           assert.equal(await countCharges(env, ws.workspaceId), n);
-          await grantPoints(env.db.sql, { workspaceId: ws.workspaceId, points: data.available });
+          await grantPoints(env, { workspaceId: ws.workspaceId, points: data.available });
           const ok = await parse({ name: "Katherine Johnson" }, { "Idempotency-Key": "kj-1" });
           assert.equal(ok.status, 200);
           assert.equal((await ok.json()).data.charged, true);

@@ -96,7 +96,7 @@ for (const provider of ["brave", "serpapi"] as const) {
 
       await t.step("the profile was learned into the directory", async () => {
         const person = await findPersonByNetworkUrl(
-          env.db.sql,
+          env,
           "https://linkedin.com/in/grace-hopper-1906",
         );
         assert.equal(person?.fullName, "Grace Hopper");

@@ -22,5 +22,5 @@ export async function importProfiles(env: Pick<TestEnv, "db" | "clock">): Promis
     if (!parsed.ok) throw new Error(parsed.message);
     return parsed.record;
   });
-  await importPeople(env.db.sql, records);
+  await importPeople(env, records);
 }

@@ -122,7 +122,7 @@ for (const document of DOCUMENTS) {
           const ws = await createTestWorkspace(env, 1000);
           for (const step of steps) {
             if (step.kind === "demo") {
-              await importDemoPeople(env.db.sql, {
+              await importDemoPeople(env, {
                 people: step.people,
                 now: new Date(env.clock.now()),
               });

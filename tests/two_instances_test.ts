@@ -52,8 +52,8 @@ Deno.test({
   fn: async () => {
     const pg = await openTestDatabase();
     await migrate(pg.sql);
-    await importDemoPeople(pg.sql, { people: PEOPLE, now: Date.now() });
-    const { workspaceId, apiKey: key } = await createWorkspace(pg.sql, {
+    await importDemoPeople({ db: pg }, { people: PEOPLE, now: Date.now() });
+    const { workspaceId, apiKey: key } = await createWorkspace({ db: pg }, {
       name: "two-instances",
       points: POINTS,
     });
@@ -61,7 +61,7 @@ Deno.test({
     const leadWorkspaces: { apiKey: string }[] = [];
     for (let i = 0; i < RUNS; i++) {
       leadWorkspaces.push(
-        await createWorkspace(pg.sql, { name: `two-instances-leads-${i}`, points: 1000 }),
+        await createWorkspace({ db: pg }, { name: `two-instances-leads-${i}`, points: 1000 }),
       );
     }
     const world = await startFakeWorld();

@@ -410,9 +410,9 @@ Deno.test(
     const env = await createTestEnv();
     try {
       const ws = await createTestWorkspace(env);
-      const unnamed = await createApiKey(env.db.sql, { workspaceId: ws.workspaceId });
+      const unnamed = await createApiKey(env, { workspaceId: ws.workspaceId });
       assert.equal(unnamed.name, null);
-      const named = await createApiKey(env.db.sql, {
+      const named = await createApiKey(env, {
         workspaceId: ws.workspaceId,
         name: " ✓ sync ",
       });

@@ -52,7 +52,7 @@ async function quoteAndStart(client: WebClient, list: string, operation = "find"
   return { quote, key, started };
 }
 
-const balanceOf = (env: TestEnv, workspaceId: string) => readBalance(env.db.sql, workspaceId);
+const balanceOf = (env: TestEnv, workspaceId: string) => readBalance(env, workspaceId);
 
 Deno.test(
   "web bulk: quote, start, progress, results CSV, past jobs; the ledger's one line",
@@ -248,7 +248,7 @@ Deno.test("web bulk: not enough points, then cancel", DB_TEST, async (t) => {
       assert.equal(started.status, 402);
       assert.match(started.text, /this job reserves 30 points for its worst case and 25 are/);
       assert.match(started.text, /Nothing was reserved/);
-      assert.deepEqual(await readBalance(env.db.sql, ws.workspaceId), {
+      assert.deepEqual(await readBalance(env, ws.workspaceId), {
         available: 25,
         reserved: 0,
         granted: 25,
@@ -263,7 +263,7 @@ Deno.test("web bulk: not enough points, then cancel", DB_TEST, async (t) => {
       );
       assert.equal(started.status, 303, started.text);
       const jobId = jobIdOf(started.location);
-      assert.equal((await readBalance(env.db.sql, ws.workspaceId)).available, 5);
+      assert.equal((await readBalance(env, ws.workspaceId)).available, 5);
       const page = await client.get(started.location!);
       const cancelled = await client.post(`/app/bulk/jobs/${jobId}/cancel`, {});
       assert.equal(cancelled.status, 303);
@@ -273,7 +273,7 @@ Deno.test("web bulk: not enough points, then cancel", DB_TEST, async (t) => {
       assert.match(after.text, /data-status="cancelled"/);
       assert.doesNotMatch(after.text, /Cancel job/);
       assert.ok(page.text.includes("Cancel job"));
-      assert.equal((await readBalance(env.db.sql, ws.workspaceId)).available, 25);
+      assert.equal((await readBalance(env, ws.workspaceId)).available, 25);
       const again = await client.post(`/app/bulk/jobs/${jobId}/cancel`, {});
       assert.equal(again.location, `/app/bulk/jobs/${jobId}?cancel=already-terminal`);
       // The ledger: a job that charged nothing is one line of 0.

@@ -74,7 +74,7 @@ export async function signedInMember(
   workspaceId: string,
   email = `member-${crypto.randomUUID().slice(0, 8)}@example.com`,
 ): Promise<WebClient> {
-  const created = await createMember(env.db.sql, { workspaceId, email });
+  const created = await createMember(env, { workspaceId, email });
   const client = new WebClient(env.app);
   await client.get("/app/sign-in");
   const signedIn = await client.post("/app/sign-in", {

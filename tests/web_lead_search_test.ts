@@ -19,10 +19,10 @@ import { readCsv } from "./csv.ts";
 const PRICE = 2; // DEFAULT_PRICES.lead
 
 async function seed(env: TestEnv, n: number) {
-  await importDemoPeople(env.db.sql, { people: n, now: env.clock.now() });
+  await importDemoPeople(env, { people: n, now: env.clock.now() });
 }
 
-const balanceOf = (env: TestEnv, workspaceId: string) => readBalance(env.db.sql, workspaceId);
+const balanceOf = (env: TestEnv, workspaceId: string) => readBalance(env, workspaceId);
 
 /** The hidden Idempotency-Key of the (first, or the named form's) form on a page. */
 function formKey(page: WebResponse, action?: string): string {

@@ -91,14 +91,14 @@ Deno.test(
       await chargeOn(env, stranger.workspaceId, "enrich", 10, 0);
 
       // A lead-search run: reserve (not spending), two pages settled, the rest released.
-      const reservation = await reservePoints(env.db.sql, {
+      const reservation = await reservePoints(env, {
         workspaceId: ws.workspaceId,
         amount: 100,
         operation: "lead",
       });
       assert.ok(reservation);
       for (const page of [1, 2]) {
-        const settled = await settleReservationAlone(env.db.sql, {
+        const settled = await settleReservationAlone(env, {
           workspaceId: ws.workspaceId,
           reservationId: reservation.reservationId,
           amount: 6,
@@ -108,7 +108,7 @@ Deno.test(
         assert.equal(settled.outcome, "settled");
       }
       await env.db.sql.begin((tx) =>
-        releaseReservation(tx, {
+        releaseReservation({ tx }, {
           workspaceId: ws.workspaceId,
           reservationId: reservation.reservationId,
           operation: "lead",

@@ -177,7 +177,7 @@ Deno.test(
       assert.equal(missing.status, 403);
 
       // Passwords too short or not repeated alike are refused with the reason.
-      const reset = await resetMemberPassword(env.db.sql, { email: "bo@example.com" });
+      const reset = await resetMemberPassword(env, { email: "bo@example.com" });
       assert.equal(reset.sessionsEnded, 1);
       assert.equal((await member.get("/app")).status, 303, "a reset ends the member's sessions");
       const fresh = new WebClient(env.app);

@@ -257,7 +257,7 @@ Deno.test("tools: find email in its three modes, billed like the API", DB_TEST, 
       });
       assert.equal(tooLong.status, 400);
       assert.match(tooLong.text, /Full name must be at most 256 characters/);
-      assert.equal((await readBalance(env.db.sql, ws.workspaceId)).available, 76);
+      assert.equal((await readBalance(env, ws.workspaceId)).available, 76);
     });
   } finally {
     await env.close();
@@ -401,7 +401,7 @@ Deno.test(
 
 async function grantPointsTo(env: TestEnv, workspaceId: string, points: number) {
   const { grantPoints } = await import("../domain/billing/grant_points.ts");
-  await grantPoints(env.db.sql, { workspaceId, points });
+  await grantPoints(env, { workspaceId, points });
 }
 
 Deno.test("tools: enrich email, billed like the API; failures are free", DB_TEST, async () => {

@@ -156,7 +156,7 @@ Deno.test(
       assert.deepEqual(await charges(env, ws.workspaceId), [
         { operation: "nameParse", amount: 1, units: 1 },
       ]);
-      assert.equal((await readBalance(env.db.sql, ws.workspaceId)).available, 99);
+      assert.equal((await readBalance(env, ws.workspaceId)).available, 99);
 
       // The same key for another name: the form is renewed, nothing charged.
       const conflict = await member.post("/app/tools/name-parse", {
@@ -370,7 +370,7 @@ Deno.test(
 
       // Nothing more was charged, and the balance did not move.
       assert.deepEqual(await charges(env, ws.workspaceId), ledger);
-      assert.equal((await readBalance(env.db.sql, ws.workspaceId)).available, 96);
+      assert.equal((await readBalance(env, ws.workspaceId)).available, 96);
 
       // A second download, and a reload of the answered form: free as well.
       assert.equal((await member.post("/app/tools/name-parse/list", download)).status, 200);

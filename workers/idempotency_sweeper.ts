@@ -10,7 +10,7 @@ import type { CronJob } from "./cron_job.ts";
 export const SWEEP_SCHEDULE = "17 * * * *";
 
 export async function sweepIdempotencyRecords(ctx: DomainContext): Promise<number> {
-  const expired = await expireReplayRecords(ctx.db.sql, { now: new Date(ctx.clock.now()) });
+  const expired = await expireReplayRecords(ctx, { now: new Date(ctx.clock.now()) });
   if (expired > 0) ctx.logger.info("idempotency answers expired", { expired });
   return expired;
 }

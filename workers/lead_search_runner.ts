@@ -44,9 +44,9 @@ function runnerSearch(pageDelayMs: number): DirectorySearch {
   // One paged search per runner: it remembers a selective run's further matches between pages.
   const paged = createPagedDirectorySearch();
   return pageDelayMs > 0
-    ? async (sql, input) => {
+    ? async (ctx, input) => {
       await new Promise((resolve) => setTimeout(resolve, pageDelayMs));
-      return await paged(sql, input);
+      return await paged(ctx, input);
     }
     : paged;
 }

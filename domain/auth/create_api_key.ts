@@ -3,7 +3,7 @@ import { ServiceError } from "../errors.ts";
 import type { Sql, TransactionSql } from "../stores/database.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "./api_key.ts";
 import { newId } from "../shared/new_id.ts";
-import type { DbContext } from "../context.ts";
+import type { DbContext, TxContext } from "../context.ts";
 
 export interface CreatedApiKey {
   keyId: string;
@@ -23,10 +23,18 @@ export const API_KEY_NAME_MAX = 100;
  * `now` (default: the wall clock), since a key born expired could never be used.
  */
 export async function createApiKey(
-  sql: Sql | TransactionSql,
+  ctx: DbContext,
   input: CreateApiKeyInput,
 ): Promise<CreatedApiKey> {
-  return (await insertApiKey(sql, input, null))!;
+  return (await insertApiKey(ctx.db.sql, input, null))!;
+}
+
+/** `createApiKey` as a step of the caller's transaction (a new workspace and its first key). */
+export async function createApiKeyIn(
+  ctx: TxContext,
+  input: CreateApiKeyInput,
+): Promise<CreatedApiKey> {
+  return (await insertApiKey(ctx.tx, input, null))!;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 
 /** The spec's balance object (§2.1). */
 export interface Balance {
@@ -23,19 +23,19 @@ export function toBalance(
   };
 }
 
-export async function readBalance(
-  sql: Sql | TransactionSql,
-  workspaceId: string,
-): Promise<Balance> {
-  const rows = await sql<{ available: string; reserved: string; granted: string }[]>`
+export async function readBalance(ctx: DbContext, workspaceId: string): Promise<Balance> {
+  const rows = await ctx.db.sql<{ available: string; reserved: string; granted: string }[]>`
     SELECT available, reserved, granted FROM balances WHERE workspace_id = ${workspaceId}`;
   return rows[0] ? toBalance(rows[0]) : { ...ZERO_BALANCE };
 }
 
 /** For answers whose balance is informational: `null` when it could not be read (spec §2.1). */
-export async function readBalanceOrNull(sql: Sql, workspaceId: string): Promise<Balance | null> {
+export async function readBalanceOrNull(
+  ctx: DbContext,
+  workspaceId: string,
+): Promise<Balance | null> {
   try {
-    return await readBalance(sql, workspaceId);
+    return await readBalance(ctx, workspaceId);
   } catch {
     return null;
   }

@@ -217,7 +217,7 @@ async function runHeldCall<A>(
   if (call.kind === "done") {
     ctx.telemetry.count({ kind: "idempotency_replay", operation: spec.scope });
     const answer = await spec.replay(call.stored);
-    const balance = await readBalanceOrNull(ctx.db.sql, spec.workspaceId);
+    const balance = await readBalanceOrNull(ctx, spec.workspaceId);
     return {
       kind: "answered",
       answer,
@@ -234,10 +234,10 @@ async function runHeldCall<A>(
   try {
     if (spec.worstCase !== undefined && spec.worstCase > 0) {
       const available = call.available ??
-        (await readBalance(ctx.db.sql, spec.workspaceId)).available;
+        (await readBalance(ctx, spec.workspaceId)).available;
       // What the workspace's other calls in flight may still spend is not free.
       if (available - heldByOthers < spec.worstCase) {
-        const balance = await readBalanceOrNull(ctx.db.sql, spec.workspaceId);
+        const balance = await readBalanceOrNull(ctx, spec.workspaceId);
         return {
           kind: "insufficient",
           required: spec.worstCase,
@@ -259,7 +259,7 @@ async function runHeldCall<A>(
           charged: false,
           pointsCharged: 0,
           replay: false,
-          balance: await readBalanceOrNull(ctx.db.sql, spec.workspaceId),
+          balance: await readBalanceOrNull(ctx, spec.workspaceId),
         },
       };
     }

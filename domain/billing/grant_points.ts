@@ -1,5 +1,5 @@
 import { ServiceError } from "../errors.ts";
-import type { Sql, TransactionSql } from "../stores/database.ts";
+import type { DbContext, TxContext } from "../context.ts";
 import { type Balance, toBalance } from "./balance.ts";
 
 /** The most points a workspace can ever be granted in total: `Number.MAX_SAFE_INTEGER`. */
@@ -7,16 +7,18 @@ export const MAX_GRANTED = Number.MAX_SAFE_INTEGER;
 
 /** Adds points to a workspace: `available` and `granted` both grow; one `grant` posting. */
 export async function grantPoints(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string; points: number; note?: string },
 ): Promise<Balance> {
-  return await sql.begin((tx) => grantPointsIn(tx, input));
+  return await ctx.db.sql.begin((tx) => grantPointsIn({ tx }, input));
 }
 
+/** `grantPoints` as a step of the caller's transaction (a new workspace and its first grant). */
 export async function grantPointsIn(
-  tx: TransactionSql,
+  ctx: TxContext,
   input: { workspaceId: string; points: number; note?: string },
 ): Promise<Balance> {
+  const { tx } = ctx;
   if (!Number.isSafeInteger(input.points) || input.points < 1) {
     throw new ServiceError("validation_error", "points must be a positive integer");
   }

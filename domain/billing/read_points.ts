@@ -12,6 +12,6 @@ export async function readPoints(
   ctx: DomainContext,
   input: { workspaceId: string },
 ): Promise<PointsAnswer> {
-  const balance = await readBalance(ctx.db.sql, input.workspaceId);
+  const balance = await readBalance(ctx, input.workspaceId);
   return { ...balance, prices: ctx.prices };
 }

@@ -6,5 +6,5 @@ export function readWorkspaceBalance(
   ctx: DbContext,
   input: { workspaceId: string },
 ): Promise<Balance> {
-  return readBalance(ctx.db.sql, input.workspaceId);
+  return readBalance(ctx, input.workspaceId);
 }

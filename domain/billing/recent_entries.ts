@@ -1,4 +1,4 @@
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 
 export interface LedgerEntry {
   id: number;
@@ -14,10 +14,10 @@ export interface LedgerEntry {
 
 /** The most recent postings of a workspace, newest first (charge keys are not shown). */
 export async function recentEntries(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string; limit?: number },
 ): Promise<LedgerEntry[]> {
-  const rows = await sql<
+  const rows = await ctx.db.sql<
     {
       id: string;
       kind: string;

@@ -1,4 +1,4 @@
-import type { TransactionSql } from "../stores/database.ts";
+import type { TxContext } from "../context.ts";
 import { type Balance, toBalance } from "./balance.ts";
 
 /**
@@ -6,9 +6,10 @@ import { type Balance, toBalance } from "./balance.ts";
  * call finds it closed and moves nothing (and a unique index allows one release posting).
  */
 export async function releaseReservation(
-  tx: TransactionSql,
+  ctx: TxContext,
   input: { workspaceId: string; reservationId: string; operation: string },
 ): Promise<{ released: number; balance: Balance } | null> {
+  const { tx } = ctx;
   const rows = await tx<{ amount: string; settled: string }[]>`
     UPDATE reservations SET state = 'closed', closed_at = now()
      WHERE id = ${input.reservationId} AND workspace_id = ${input.workspaceId} AND state = 'open'

@@ -1,6 +1,6 @@
 import { ServiceError } from "../errors.ts";
 import { newId } from "../shared/new_id.ts";
-import type { Sql, TransactionSql } from "../stores/database.ts";
+import type { DbContext, TxContext } from "../context.ts";
 import { type Balance, toBalance } from "./balance.ts";
 
 /**
@@ -8,10 +8,10 @@ import { type Balance, toBalance } from "./balance.ts";
  * Returns null when the workspace cannot cover the amount (nothing moves).
  */
 export async function reservePoints(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string; amount: number; operation: string },
 ): Promise<{ reservationId: string; balance: Balance } | null> {
-  return await sql.begin((tx) => reservePointsIn(tx, input));
+  return await ctx.db.sql.begin((tx) => reservePointsIn({ tx }, input));
 }
 
 /**
@@ -19,9 +19,10 @@ export async function reservePoints(
  * lead-search run) is recorded atomically with it.
  */
 export async function reservePointsIn(
-  tx: TransactionSql,
+  ctx: TxContext,
   input: { workspaceId: string; amount: number; operation: string },
 ): Promise<{ reservationId: string; balance: Balance } | null> {
+  const { tx } = ctx;
   if (!Number.isSafeInteger(input.amount) || input.amount < 1) {
     throw new ServiceError("validation_error", "a reservation must be a positive integer");
   }

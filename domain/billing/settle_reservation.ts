@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from "../stores/database.ts";
+import type { DbContext, TxContext } from "../context.ts";
 import { type Balance, toBalance } from "./balance.ts";
 
 export type SettleOutcome = "settled" | "duplicate" | "exceeds_reservation" | "closed";
@@ -9,7 +9,7 @@ export type SettleOutcome = "settled" | "duplicate" | "exceeds_reservation" | "c
  * transaction so the work it pays for is recorded atomically with it.
  */
 export async function settleReservation(
-  tx: TransactionSql,
+  ctx: TxContext,
   input: {
     workspaceId: string;
     reservationId: string;
@@ -18,6 +18,7 @@ export async function settleReservation(
     operation: string;
   },
 ): Promise<{ outcome: SettleOutcome; balance: Balance | null }> {
+  const { tx } = ctx;
   const reservation = await tx<{ amount: string; settled: string; state: string }[]>`
     SELECT amount, settled, state FROM reservations
      WHERE id = ${input.reservationId} AND workspace_id = ${input.workspaceId} FOR UPDATE`;
@@ -42,9 +43,10 @@ export async function settleReservation(
   return { outcome: "settled", balance: toBalance(balance[0]) };
 }
 
+/** `settleReservation` in a transaction of its own. */
 export function settleReservationAlone(
-  sql: Sql,
+  ctx: DbContext,
   input: Parameters<typeof settleReservation>[1],
 ): ReturnType<typeof settleReservation> {
-  return sql.begin((tx) => settleReservation(tx, input));
+  return ctx.db.sql.begin((tx) => settleReservation({ tx }, input));
 }

@@ -22,7 +22,7 @@ export async function cancelBulkJob(
        FOR UPDATE`)[0];
     if (!job) throw new ServiceError("not_found", JOB_NOT_FOUND_MESSAGE);
     if (isTerminalJob(job.status)) return "already-terminal" as const;
-    await endBulkJob(tx, { job, status: "cancelled", at });
+    await endBulkJob({ tx }, { job, status: "cancelled", at });
     return "cancelled" as const;
   });
   ctx.logger.info("bulk job cancel", { jobId: input.jobId, status });

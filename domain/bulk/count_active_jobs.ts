@@ -1,9 +1,9 @@
 /** Bulk jobs not finished, by state, for the `bulk_jobs` gauge. */
 import type { JobCounts } from "../observability/prometheus_telemetry.ts";
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 
-export async function countActiveJobs(sql: Sql): Promise<JobCounts> {
-  const rows = await sql<{ status: keyof JobCounts; jobs: number }[]>`
+export async function countActiveJobs(ctx: DbContext): Promise<JobCounts> {
+  const rows = await ctx.db.sql<{ status: keyof JobCounts; jobs: number }[]>`
     SELECT status, count(*)::int AS jobs FROM bulk_jobs
      WHERE status IN ('queued', 'processing')
      GROUP BY status`;

@@ -75,7 +75,7 @@ export async function createBulkJob(
     sufficient: available >= worstCase,
   });
   if (input.dryRun) {
-    const { available } = await readBalance(sql, workspaceId);
+    const { available } = await readBalance(ctx, workspaceId);
     return {
       job: null,
       quote: quoteWith(available),
@@ -104,7 +104,7 @@ export async function createBulkJob(
     const row = (await sql<JobRow[]>`
       SELECT * FROM bulk_jobs WHERE id = ${jobId} AND workspace_id = ${workspaceId}`)[0];
     if (!row) throw new ServiceError("not_found", "The job of this Idempotency-Key is gone");
-    const { available } = await readBalance(sql, workspaceId);
+    const { available } = await readBalance(ctx, workspaceId);
     return {
       job: toBulkJob(row),
       quote: { ...quoteWith(available), sufficient: true },
@@ -135,7 +135,7 @@ export async function createBulkJob(
     const made = await sql.begin(async (tx) => {
       let reservationId: string | null = null;
       if (worstCase > 0) {
-        const reserved = await reservePointsIn(tx, {
+        const reserved = await reservePointsIn({ tx }, {
           workspaceId,
           amount: worstCase,
           operation: `bulk-${operation}`,
@@ -163,7 +163,7 @@ export async function createBulkJob(
       return true;
     });
     if (!made) {
-      const { available } = await readBalance(sql, workspaceId);
+      const { available } = await readBalance(ctx, workspaceId);
       throw insufficientCredits(worstCase, available);
     }
     // A crash before this line leaves the key running; the retry finds the job by its key.

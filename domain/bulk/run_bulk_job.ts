@@ -117,7 +117,7 @@ export async function runBulkJob(
       const ended = await sql.begin(async (tx) => {
         const current = await lockOurs(tx);
         if (!current) return null;
-        await endBulkJob(tx, { job: current, status: "completed", at: now() });
+        await endBulkJob({ tx }, { job: current, status: "completed", at: now() });
         return "completed" as const;
       });
       if (ended === null) return { kind: "lease-lost", jobId };
@@ -204,7 +204,7 @@ async function recordPage(
   const amount = items.reduce((sum, item) => sum + item.cost, 0);
   if (amount > 0) {
     if (!job.reservation_id) throw new Error("bulk job has a cost but no reservation");
-    const settled = await settleReservation(tx, {
+    const settled = await settleReservation({ tx }, {
       workspaceId: job.workspace_id,
       reservationId: job.reservation_id,
       amount,

@@ -4,7 +4,7 @@
  * then a match on the name over one on an alias. Null when none matches (find's `company` mode
  * then asks the company resolver).
  */
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import { normalizeCompanyName } from "./normalize.ts";
 
 export interface CompanyMatch {
@@ -13,12 +13,15 @@ export interface CompanyMatch {
   domain: string | null;
 }
 
-export async function findCompanyByName(sql: Sql, name: string): Promise<CompanyMatch | null> {
+export async function findCompanyByName(
+  ctx: DbContext,
+  name: string,
+): Promise<CompanyMatch | null> {
   const key = normalizeCompanyName(name);
   if (!key) return null;
   // Two index lookups (the name's btree, the aliases' GIN) rather than one OR, which a planner
   // without statistics reads as a table scan.
-  const rows = await sql<CompanyMatch[]>`
+  const rows = await ctx.db.sql<CompanyMatch[]>`
     SELECT id, name, domain FROM (
       SELECT id, name, domain, created_at, true AS by_name FROM companies WHERE name_key = ${key}
       UNION ALL

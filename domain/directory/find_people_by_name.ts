@@ -4,7 +4,7 @@
  * record was written with and its given name + surname; people with a profile URL first, then the
  * most recently updated. The company, when given, is matched on its normal name or an alias.
  */
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import {
   type DirectoryPerson,
   type DirectoryPersonRow,
@@ -13,7 +13,7 @@ import {
 import { foldName, normalizeCompanyName } from "./normalize.ts";
 
 export async function findPeopleByName(
-  sql: Sql,
+  ctx: DbContext,
   input: { firstName: string; lastName: string; company?: string | null; limit?: number },
 ): Promise<DirectoryPerson[]> {
   const keys = [
@@ -27,7 +27,7 @@ export async function findPeopleByName(
   const limit = input.limit ?? 5;
   // People are chosen by index first, then read through the view by id (no plan that depends on
   // statistics a new database does not have).
-  const rows = await sql<DirectoryPersonRow[]>`
+  const rows = await ctx.db.sql<DirectoryPersonRow[]>`
     SELECT d.* FROM directory_people d
      WHERE d.id IN (
        SELECT p.id FROM people p

@@ -5,7 +5,7 @@
  * (given László, surname Nagy) find each other. Among namesakes, one with a valid address, then
  * the most recently updated, answers. The domain may be a URL, host or email domain.
  */
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import {
   type DirectoryPerson,
   type DirectoryPersonRow,
@@ -21,7 +21,7 @@ export interface FindPersonAtDomainInput {
 }
 
 export async function findPersonAtDomain(
-  sql: Sql,
+  ctx: DbContext,
   input: FindPersonAtDomainInput,
 ): Promise<DirectoryPerson | null> {
   const domain = companyDomainOf(input.domain);
@@ -29,7 +29,7 @@ export async function findPersonAtDomain(
   if (!domain || keys.length === 0) return null;
   // The person is chosen first, by index, then read through the view by its id: a plan that
   // does not depend on table statistics (a new database has none).
-  const rows = await sql<DirectoryPersonRow[]>`
+  const rows = await ctx.db.sql<DirectoryPersonRow[]>`
     SELECT d.* FROM directory_people d
      WHERE d.id = (
        SELECT p.id FROM people p

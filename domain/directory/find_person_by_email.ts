@@ -3,14 +3,18 @@
  * a work address (a valid one first, then the most recently verified), else one listing it among
  * their associated addresses (`channels.emails`). The address is trimmed and lower-cased.
  */
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import {
   type DirectoryPerson,
   type DirectoryPersonRow,
   toDirectoryPerson,
 } from "./directory_person.ts";
 
-export async function findPersonByEmail(sql: Sql, email: string): Promise<DirectoryPerson | null> {
+export async function findPersonByEmail(
+  ctx: DbContext,
+  email: string,
+): Promise<DirectoryPerson | null> {
+  const { sql } = ctx.db;
   const address = email.trim().toLowerCase();
   if (!address.includes("@")) return null;
   // Each person is chosen first, by index, then read through the view by its id: a plan that

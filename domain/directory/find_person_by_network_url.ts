@@ -3,7 +3,7 @@
  * first, so `http://www.network.example/in/ada/?trk=1` finds `https://network.example/in/ada`.
  * Null when the URL is not one or nobody in the directory has it.
  */
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import {
   type DirectoryPerson,
   type DirectoryPersonRow,
@@ -12,12 +12,12 @@ import {
 import { normalizeNetworkUrl } from "./normalize.ts";
 
 export async function findPersonByNetworkUrl(
-  sql: Sql,
+  ctx: DbContext,
   networkUrl: string,
 ): Promise<DirectoryPerson | null> {
   const url = normalizeNetworkUrl(networkUrl);
   if (!url) return null;
-  const rows = await sql<DirectoryPersonRow[]>`
+  const rows = await ctx.db.sql<DirectoryPersonRow[]>`
     SELECT * FROM directory_people WHERE network_url = ${url}`;
   return rows.length ? toDirectoryPerson(rows[0]) : null;
 }

@@ -3,6 +3,7 @@
  * companies (by domain, else by normal name), and written in a few set-based statements.
  */
 import type { TransactionSql } from "../stores/database.ts";
+import type { TxContext } from "../context.ts";
 import type { ImportPeopleResult } from "./import_people.ts";
 import type { ImportRecord } from "./import_record.ts";
 import { asJson } from "./sql_json.ts";
@@ -144,11 +145,12 @@ const companyJson = (e: CompanyEntry & { id?: string }) => ({
 
 /** Upserts the batch's companies; returns each entry's company. */
 export async function upsertCompanies(
-  tx: TransactionSql,
+  ctx: TxContext,
   entries: CompanyEntry[],
   counts: ImportPeopleResult,
   depth = 0,
 ): Promise<Map<number, CompanyRef>> {
+  const { tx } = ctx;
   const refs = new Map<number, CompanyRef>();
   if (entries.length === 0) return refs;
   const matched = await matchCompanies(tx, entries);
@@ -232,7 +234,7 @@ export async function upsertCompanies(
     // Made by someone else meanwhile (or two entries adopting one company): take it as found.
     if (lost.length) {
       if (depth >= 3) throw new Error("import: companies could neither be found nor made");
-      const again = await upsertCompanies(tx, lost, counts, depth + 1);
+      const again = await upsertCompanies(ctx, lost, counts, depth + 1);
       for (const [i, ref] of again) refs.set(i, ref);
     }
   }

@@ -1,4 +1,4 @@
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import { demoPeople } from "./demo_people.ts";
 import {
   importPeople,
@@ -12,7 +12,7 @@ import {
  * validated like any import, upserted with source `demo`.
  */
 export async function importDemoPeople(
-  sql: Sql,
+  ctx: DbContext,
   input: { people: number; now: Date | number },
 ): Promise<{ records: ImportRecord[]; result: ImportPeopleResult }> {
   const records = demoPeople(input.people, { now: input.now }).map((raw) => {
@@ -20,5 +20,5 @@ export async function importDemoPeople(
     if (!parsed.ok) throw new Error(`demo record does not validate: ${parsed.message}`);
     return parsed.record;
   });
-  return { records, result: await importPeople(sql, records, { source: "demo" }) };
+  return { records, result: await importPeople(ctx, records, { source: "demo" }) };
 }

@@ -57,7 +57,7 @@ export async function importFile(
     writing.catch(() => {}); // handled: the next flush awaits it and rethrows
   };
   const write = async (records: ImportRecord[]) => {
-    const result = await importPeople(ctx.db.sql, records, {
+    const result = await importPeople(ctx, records, {
       splitNames: options.splitNames,
       batchSize: IMPORT_BATCH,
     });

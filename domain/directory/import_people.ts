@@ -14,7 +14,8 @@
  * Records are written in batches (`batchSize`, default 1,000): a handful of set-based statements
  * per batch, each batch in one transaction.
  */
-import type { Sql, TransactionSql } from "../stores/database.ts";
+import type { TransactionSql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import {
   companyEntries,
   companyEntryKey,
@@ -71,7 +72,7 @@ export interface ImportPeopleResult {
 }
 
 export async function importPeople(
-  sql: Sql,
+  ctx: DbContext,
   records: readonly ImportRecord[],
   options: ImportPeopleOptions = {},
 ): Promise<ImportPeopleResult> {
@@ -86,7 +87,9 @@ export async function importPeople(
   const batchSize = Math.max(1, options.batchSize ?? 1000);
   for (let start = 0; start < records.length; start += batchSize) {
     const batch = await withSplits(records.slice(start, start + batchSize), options.splitNames);
-    const result = await sql.begin((tx) => importBatch(tx, batch, options.source ?? "import"));
+    const result = await ctx.db.sql.begin((tx) =>
+      importBatch(tx, batch, options.source ?? "import")
+    );
     for (const key of Object.keys(total) as (keyof ImportPeopleResult)[]) {
       total[key] += result[key];
     }
@@ -129,12 +132,12 @@ async function importBatch(
   };
   const nameKey = companyNameKeys();
   const companies = companyEntries(batch, nameKey);
-  const refs = await upsertCompanies(tx, [...companies.values()], counts);
+  const refs = await upsertCompanies({ tx }, [...companies.values()], counts);
   const entries = batch.map((r) => {
     const key = companyEntryKey(r, nameKey);
     return personEntry(r, key ? refs.get(companies.get(key)!.i)! : null);
   });
-  const matches = await matchPeople(tx, entries);
+  const matches = await matchPeople({ tx }, entries);
 
   // Group the records by the person they are: an existing one, or a new one by its dedupe key.
   const existing = new Map<string, PersonEntry>();

@@ -3,7 +3,7 @@
  * in), and their match among stored people (profile URL, else dedupe key, else folded name at the
  * same company).
  */
-import type { TransactionSql } from "../stores/database.ts";
+import type { TxContext } from "../context.ts";
 import { type CompanyRef, union } from "./import_companies.ts";
 import { asJson } from "./sql_json.ts";
 import type { ImportRecord } from "./import_record.ts";
@@ -105,9 +105,10 @@ export const personJson = (p: PersonEntry, id: string | null) => ({
 export type Match = { id: string; via: "url" | "key" | "name" };
 
 export async function matchPeople(
-  tx: TransactionSql,
+  ctx: TxContext,
   entries: PersonEntry[],
 ): Promise<(Match | null)[]> {
+  const { tx } = ctx;
   const rows = await tx<{ i: number; id: string | null; via: Match["via"] | null }[]>`
     SELECT r.i, coalesce(by_url.id, by_key.id, by_name.id) AS id,
            CASE WHEN by_url.id IS NOT NULL THEN 'url'

@@ -9,7 +9,8 @@
  * profile (one learned from the web, with no address): the two are the same person seen twice, and
  * the profile-only record is folded into this one. A record with addresses of its own keeps it.
  */
-import type { Sql, TransactionSql } from "../stores/database.ts";
+import type { TransactionSql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import type { FieldSource } from "./directory_person.ts";
 import { companyDomainOf, foldName, normalizeCompanyName } from "./normalize.ts";
 
@@ -54,10 +55,10 @@ interface PersonRow {
 
 /** The fields written (by `field_sources` name). */
 export async function recordEnrichedFields(
-  sql: Sql,
+  ctx: DbContext,
   input: EnrichedFieldsInput,
 ): Promise<EnrichedField[]> {
-  return await sql.begin(async (tx) => {
+  return await ctx.db.sql.begin(async (tx) => {
     const [row] = await tx<PersonRow[]>`
       SELECT p.given, p.surname, p.title, p.location, p.headline, p.network_url, p.channels,
              p.field_sources, p.company_id, c.name AS company_name, c.domain AS company_domain

@@ -5,7 +5,8 @@
  * address with its status and time. Safe to repeat; a later call overwrites the address's status.
  */
 import { ServiceError } from "../errors.ts";
-import type { Sql, TransactionSql } from "../stores/database.ts";
+import type { TransactionSql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import type { EmailStatus } from "./directory_person.ts";
 import { EMAIL_STATUSES } from "./directory_person.ts";
 import { personNameKeys } from "./find_person_at_domain.ts";
@@ -33,7 +34,7 @@ export interface RecordedEmail {
 }
 
 export async function recordVerifiedEmail(
-  sql: Sql,
+  ctx: DbContext,
   input: RecordVerifiedEmailInput,
 ): Promise<RecordedEmail> {
   const domain = companyDomainOf(input.domain);
@@ -60,7 +61,7 @@ export async function recordVerifiedEmail(
     throw new ServiceError("validation_error", "verifiedAt is not a time");
   }
 
-  return await sql.begin(async (tx) => {
+  return await ctx.db.sql.begin(async (tx) => {
     const companyId = await companyAtDomain(tx, domain, companyName);
     const keys = personNameKeys({ fullName, given, surname });
     const [existing] = await tx<{ id: string }[]>`

@@ -3,7 +3,7 @@
  * whose given name and surname are known: what find learns a domain's local-part pattern from
  * (`ada.lovelace@`, `alovelace@`, …). The domain is compared as written after the `@`.
  */
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 
 export interface VerifiedAddress {
   address: string;
@@ -14,13 +14,13 @@ export interface VerifiedAddress {
 }
 
 export async function verifiedAddressesAtDomain(
-  sql: Sql,
+  ctx: DbContext,
   input: { domain: string; limit: number },
 ): Promise<VerifiedAddress[]> {
   const domain = input.domain.trim().toLowerCase().replace(/^@/, "");
   const limit = Math.max(0, Math.min(1000, Math.floor(input.limit)));
   if (!domain || limit === 0) return [];
-  const rows = await sql<
+  const rows = await ctx.db.sql<
     { address: string; given: string; surname: string; verified_at: Date | null }[]
   >`
     SELECT e.address, p.given, p.surname, e.verified_at

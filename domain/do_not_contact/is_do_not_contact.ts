@@ -9,11 +9,11 @@
  * (`domain`: the domain and its parents) can be asked in the same statement: true when any of
  * them is refused.
  */
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import { doNotContactKeys } from "./do_not_contact_entry.ts";
 
 export async function isDoNotContact(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string; email?: string; emails?: readonly string[]; domain?: string },
 ): Promise<boolean> {
   const addresses = new Set<string>();
@@ -33,7 +33,7 @@ export async function isDoNotContact(
   const values = [...addresses, ...domains];
   // A LATERAL lookup per key (rather than `value = ANY(...)`, which Postgres 15 applies as a
   // filter over all the workspace's entries of a kind when the table has no statistics).
-  const [row] = await sql<{ listed: boolean }[]>`
+  const [row] = await ctx.db.sql<{ listed: boolean }[]>`
     SELECT EXISTS (
       SELECT 1
         FROM unnest(${kinds}::text[], ${values}::text[]) AS k (kind, value)

@@ -44,7 +44,7 @@ export async function enrichEmail(
     // The list may have grown since: a replay never delivers a person listed now (free, as
     // every replay; `replay` stays true: it answers the earlier call with this key).
     replay: async (stored) =>
-      normal !== null && await isDoNotContact(ctx.db.sql, { workspaceId: input.workspaceId, email })
+      normal !== null && await isDoNotContact(ctx, { workspaceId: input.workspaceId, email })
         ? refused(email, "do-not-contact")
         : stored as EnrichAnswer,
   });
@@ -69,7 +69,7 @@ export async function enrichWork(
   if (normal === null) {
     return { answer: refused(email, "invalid-input"), parts: [], final: false };
   }
-  if (await isDoNotContact(ctx.db.sql, { workspaceId: input.workspaceId, email })) {
+  if (await isDoNotContact(ctx, { workspaceId: input.workspaceId, email })) {
     return { answer: refused(email, "do-not-contact"), parts: [], final: false };
   }
   const cached = await ctx.resultCache.get<EnrichAnswer>(ENRICH_SCOPE, { email });

@@ -27,7 +27,7 @@ export type StatementsRead =
   | { kind: "unavailable"; why: ReverseLookupUnavailable | WebSearchUnavailable };
 
 export async function readStatements(ctx: DomainContext, email: string): Promise<StatementsRead> {
-  const person = await findPersonByEmail(ctx.db.sql, email);
+  const person = await findPersonByEmail(ctx, email);
   if (person && enrichedRecently(person, ctx.clock.now(), ctx.settings.enrichMaxAgeDays)) {
     return { kind: "read", statements: recordStatements(person), person, consulted: false };
   }

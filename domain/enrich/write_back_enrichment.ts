@@ -49,7 +49,7 @@ export async function writeBackEnrichment(
     sources,
     enrichedAt,
   };
-  await recordEnrichedFields(ctx.db.sql, input).catch(() =>
+  await recordEnrichedFields(ctx, input).catch(() =>
     ctx.logger.warn("an enrichment could not be written to the directory")
   );
 }

@@ -169,7 +169,7 @@ async function lookupByProfile(
   // A profile of the configured network is looked up in its canonical form (any subdomain,
   // language version or query); another URL as written.
   const url = normalizeNetworkUrl(networkUrl, ctx.settings.network) ?? networkUrl;
-  let person = await findPersonByNetworkUrl(ctx.db.sql, url);
+  let person = await findPersonByNetworkUrl(ctx, url);
   if (!person) {
     // Not in the directory: the web-search provider may know the profile page. What it learns is
     // written to the directory, so it is read back from there.
@@ -178,7 +178,7 @@ async function lookupByProfile(
       return outcome(notFound("verification-unavailable", "unknown"), []);
     }
     if (learned.kind === "none") return outcome(notFound("profile-not-found", "unknown"), []);
-    person = await findPersonByNetworkUrl(ctx.db.sql, learned.match.networkUrl);
+    person = await findPersonByNetworkUrl(ctx, learned.match.networkUrl);
     if (!person) return outcome(notFound("profile-not-found", "unknown"), []);
   }
   const resolvedProfile = {

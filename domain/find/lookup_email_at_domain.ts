@@ -57,7 +57,7 @@ export async function lookupEmailAtDomain(
   const { domain, name } = input;
   const personal = personalMailDomain(domain);
   if (personal) return { completed: false, answer: notFound(personal, "unknown") };
-  const person = input.person !== undefined ? input.person : await findPersonAtDomain(ctx.db.sql, {
+  const person = input.person !== undefined ? input.person : await findPersonAtDomain(ctx, {
     fullName: input.fullName,
     given: name.given,
     surname: name.surname,
@@ -103,7 +103,7 @@ export async function lookupEmailAtDomain(
     };
   }
 
-  const examples = await verifiedAddressesAtDomain(ctx.db.sql, {
+  const examples = await verifiedAddressesAtDomain(ctx, {
     domain,
     limit: PATTERN_EXAMPLES,
   });
@@ -125,7 +125,7 @@ export async function lookupEmailAtDomain(
   const outcome = await ctx.verifier.verify({ domain, candidates });
   switch (outcome.kind) {
     case "valid": {
-      await recordVerifiedEmail(ctx.db.sql, {
+      await recordVerifiedEmail(ctx, {
         fullName: input.fullName,
         given: name.given,
         surname: name.surname,
@@ -189,7 +189,7 @@ function doNotContact(
   input: EmailLookupInput,
   emails: readonly string[],
 ): Promise<boolean> {
-  return isDoNotContact(ctx.db.sql, {
+  return isDoNotContact(ctx, {
     workspaceId: input.workspaceId,
     domain: input.domain,
     emails,

@@ -16,7 +16,7 @@ export async function resolveCompanyDomain(
   ctx: DomainContext,
   companyName: string,
 ): Promise<CompanyDomainResolution> {
-  const known = await findCompanyByName(ctx.db.sql, companyName);
+  const known = await findCompanyByName(ctx, companyName);
   if (known?.domain) {
     return {
       kind: "resolved",

@@ -34,7 +34,7 @@ export async function cancelLeadSearchRun(
       return "cancelling" as const;
     }
     if (run.reservation_id) {
-      await releaseReservation(tx, {
+      await releaseReservation({ tx }, {
         workspaceId: run.workspace_id,
         reservationId: run.reservation_id,
         operation: "lead",
@@ -44,7 +44,7 @@ export async function cancelLeadSearchRun(
                 SET status = 'cancelled', lease_token = NULL, lease_until = NULL,
                     finished_at = ${at}, updated_at = ${at}
               WHERE id = ${run.id}`;
-    await enqueueWebhookEvent(tx, {
+    await enqueueWebhookEvent({ tx }, {
       workspaceId: run.workspace_id,
       type: "lead_search.run.completed",
       id: run.id,

@@ -1,9 +1,9 @@
 /** Runs not finished, by state, for the `lead_search_runs` gauge (the active-runs index serves it). */
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import type { RunCounts } from "../observability/prometheus_telemetry.ts";
 
-export async function countActiveRuns(sql: Sql): Promise<RunCounts> {
-  const rows = await sql<{ status: keyof RunCounts; runs: number }[]>`
+export async function countActiveRuns(ctx: DbContext): Promise<RunCounts> {
+  const rows = await ctx.db.sql<{ status: keyof RunCounts; runs: number }[]>`
     SELECT status, count(*)::int AS runs FROM lead_search_runs
      WHERE status IN ('queued', 'processing', 'cancelling')
      GROUP BY status`;

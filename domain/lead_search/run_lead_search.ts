@@ -99,7 +99,7 @@ export async function runLeadSearch(
         ? "cancelled"
         : status;
       if (current.reservation_id) {
-        await releaseReservation(tx, {
+        await releaseReservation({ tx }, {
           workspaceId: current.workspace_id,
           reservationId: current.reservation_id,
           operation: OPERATION,
@@ -110,7 +110,7 @@ export async function runLeadSearch(
                       lease_token = NULL, lease_until = NULL,
                       finished_at = ${now()}, updated_at = ${now()}
                 WHERE id = ${runId}`;
-      await enqueueWebhookEvent(tx, {
+      await enqueueWebhookEvent({ tx }, {
         workspaceId: current.workspace_id,
         type: "lead_search.run.completed",
         id: runId,
@@ -145,7 +145,7 @@ export async function runLeadSearch(
 
     let leads: DirectoryLead[];
     try {
-      leads = await search(sql, {
+      leads = await search(ctx, {
         filters: run.filters,
         chainId: run.chain_id,
         after: run.cursor,
@@ -205,7 +205,7 @@ async function deliverPage(
     await tx`INSERT INTO lead_search_results ${tx(rows)}`;
     const amount = leads.length * run.lead_price;
     if (amount > 0 && run.reservation_id) {
-      const settled = await settleReservation(tx, {
+      const settled = await settleReservation({ tx }, {
         workspaceId: run.workspace_id,
         reservationId: run.reservation_id,
         amount,

@@ -17,6 +17,7 @@
  * - `keywords`: the person has at least one of the members as a keyword, case ignored.
  */
 import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import { normalizeCompanyName } from "../directory/normalize.ts";
 import { type LeadFilters, titleWords } from "./lead_search_run.ts";
 
@@ -53,14 +54,17 @@ export interface PageQuery {
   limit: number;
 }
 
-export type DirectorySearch = (sql: Sql, input: PageQuery) => Promise<DirectoryLead[]>;
+export type DirectorySearch = (ctx: DbContext, input: PageQuery) => Promise<DirectoryLead[]>;
 
 /** How many matching ids a selective search keeps for the run's next pages. */
 const PREFETCH = 1000;
 
 /** One page, statelessly (each call searches afresh). */
-export async function searchDirectoryPage(sql: Sql, input: PageQuery): Promise<DirectoryLead[]> {
-  return (await searchMatches(sql, input, input.limit, WINDOW)).leads;
+export async function searchDirectoryPage(
+  ctx: DbContext,
+  input: PageQuery,
+): Promise<DirectoryLead[]> {
+  return (await searchMatches(ctx.db.sql, input, input.limit, WINDOW)).leads;
 }
 
 /**
@@ -77,7 +81,8 @@ export function createPagedDirectorySearch(
   const prefetch = sizes.prefetch ?? PREFETCH;
   let pending: { key: string; after: string | null; ids: string[]; complete: boolean } | null =
     null;
-  const search: DirectorySearch = async (sql, input) => {
+  const search: DirectorySearch = async (ctx, input) => {
+    const { sql } = ctx.db;
     const key = `${input.chainId}\u0000${JSON.stringify(input.filters)}`;
     if (
       pending && pending.key === key && pending.after === input.after &&
@@ -92,7 +97,7 @@ export function createPagedDirectorySearch(
       // Someone was delivered meanwhile (not expected: one active run per chain): search afresh.
       pending = null;
       const after = ids[ids.length - 1];
-      const more = await search(sql, { ...input, after, limit: input.limit - leads.length });
+      const more = await search(ctx, { ...input, after, limit: input.limit - leads.length });
       return [...leads, ...more];
     }
     pending = null;

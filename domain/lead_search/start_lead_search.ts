@@ -82,7 +82,7 @@ export async function startLeadSearch(
       pointsCharged: 0,
       pointsReserved: 0,
       replay: true,
-      balance: await readBalanceOrNull(sql, workspaceId),
+      balance: await readBalanceOrNull(ctx, workspaceId),
     };
   };
   if (call.kind === "done") return await replayOf((call.stored as { runId: string }).runId);
@@ -141,7 +141,7 @@ export async function startLeadSearch(
       let reservationId: string | null = null;
       let balance: Balance | null = null;
       if (worstCase > 0) {
-        const reserved = await reservePointsIn(tx, {
+        const reserved = await reservePointsIn({ tx }, {
           workspaceId,
           amount: worstCase,
           operation: "lead",
@@ -171,7 +171,7 @@ export async function startLeadSearch(
         pointsCharged: 0,
         pointsReserved: 0,
         replay: false,
-        balance: await readBalanceOrNull(sql, workspaceId),
+        balance: await readBalanceOrNull(ctx, workspaceId),
       };
     }
     // A crash before this line leaves the key running; the retry finds the run by its key.
@@ -185,7 +185,7 @@ export async function startLeadSearch(
       pointsCharged: 0,
       pointsReserved: worstCase,
       replay: false,
-      balance: made.balance ?? await readBalanceOrNull(sql, workspaceId),
+      balance: made.balance ?? await readBalanceOrNull(ctx, workspaceId),
     };
   } finally {
     await stopRenewing();

@@ -19,7 +19,7 @@ export type ChoosePasswordOutcome =
  * A new password that is unacceptable throws `validation_error`; nothing changes on any refusal.
  */
 export async function choosePassword(
-  deps: DbContext & { rateLimiter: RateLimiter },
+  ctx: DbContext & { rateLimiter: RateLimiter },
   input: {
     memberId: string;
     currentSessionHash: string;
@@ -35,19 +35,19 @@ export async function choosePassword(
   if (input.password !== input.confirmation) {
     throw new ServiceError("validation_error", "The two passwords are not the same");
   }
-  const [member] = await deps.db.sql<
+  const [member] = await ctx.db.sql<
     { email: string; password_hash: string; password_is_temporary: boolean }[]
   >`SELECT email, password_hash, password_is_temporary FROM members WHERE id = ${input.memberId}`;
   if (!member) throw new ServiceError("not_found", "No such member");
   if (!member.password_is_temporary) {
-    const wait = await countPasswordAttempt(deps.rateLimiter, member.email, input.clientAddress);
+    const wait = await countPasswordAttempt(ctx.rateLimiter, member.email, input.clientAddress);
     if (wait !== null) return { ok: false, reason: "rate-limited", retryAfterSeconds: wait };
     if (!await verifyPassword(input.currentPassword ?? "", member.password_hash)) {
       return { ok: false, reason: "wrong-current-password" };
     }
   }
   const passwordHash = await hashPassword(input.password);
-  const changed = await deps.db.sql.begin(async (tx) => {
+  const changed = await ctx.db.sql.begin(async (tx) => {
     // Only over the password just checked (or the one-time one): a change made meanwhile wins.
     const updated = await tx`
       UPDATE members SET password_hash = ${passwordHash}, password_is_temporary = false,

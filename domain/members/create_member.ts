@@ -1,6 +1,6 @@
 import { ServiceError } from "../errors.ts";
 import { newId } from "../shared/new_id.ts";
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import { normalizeMemberEmail } from "./member_email.ts";
 import { generateOneTimePassword, hashPassword } from "./password.ts";
 
@@ -14,9 +14,10 @@ export interface CreatedMember {
 
 /** Adds a member to a workspace (`admin user create`). */
 export async function createMember(
-  sql: Sql,
+  ctx: DbContext,
   input: { workspaceId: string; email: string },
 ): Promise<CreatedMember> {
+  const { sql } = ctx.db;
   const email = normalizeMemberEmail(input.email);
   const oneTimePassword = generateOneTimePassword();
   const passwordHash = await hashPassword(oneTimePassword);

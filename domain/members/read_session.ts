@@ -5,11 +5,11 @@ import type { DbContext } from "../context.ts";
 
 /** The live session behind a cookie token, or null (unknown, expired or signed out). */
 export async function readSession(
-  deps: DbContext & { clock: Clock },
+  ctx: DbContext & { clock: Clock },
   token: string | undefined,
 ): Promise<MemberSession | null> {
   if (!token || !/^[0-9a-f]{64}$/.test(token)) return null;
-  const rows = await deps.db.sql<
+  const rows = await ctx.db.sql<
     {
       member_id: string;
       workspace_id: string;
@@ -23,7 +23,7 @@ export async function readSession(
       FROM sessions s JOIN members m ON m.id = s.member_id
      WHERE s.token_hash = ${await hashSessionToken(token)}`;
   const row = rows[0];
-  if (!row || row.expires_at.getTime() <= deps.clock.now()) return null;
+  if (!row || row.expires_at.getTime() <= ctx.clock.now()) return null;
   return {
     memberId: row.member_id,
     workspaceId: row.workspace_id,

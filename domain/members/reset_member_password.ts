@@ -1,5 +1,5 @@
 import { ServiceError } from "../errors.ts";
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import { normalizeMemberEmail } from "./member_email.ts";
 import { generateOneTimePassword, hashPassword } from "./password.ts";
 
@@ -8,13 +8,13 @@ import { generateOneTimePassword, hashPassword } from "./password.ts";
  * they had: whoever knew the old password is signed out.
  */
 export async function resetMemberPassword(
-  sql: Sql,
+  ctx: DbContext,
   input: { email: string },
 ): Promise<{ memberId: string; email: string; oneTimePassword: string; sessionsEnded: number }> {
   const email = normalizeMemberEmail(input.email);
   const oneTimePassword = generateOneTimePassword();
   const passwordHash = await hashPassword(oneTimePassword);
-  return await sql.begin(async (tx) => {
+  return await ctx.db.sql.begin(async (tx) => {
     const [member] = await tx<{ id: string }[]>`
       UPDATE members SET password_hash = ${passwordHash}, password_is_temporary = true,
                          password_set_at = now()

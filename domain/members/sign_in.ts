@@ -19,14 +19,14 @@ export type SignInOutcome =
   | { ok: false; reason: "rate-limited"; retryAfterSeconds: number };
 
 export async function signIn(
-  deps: DbContext & { clock: Clock; rateLimiter: RateLimiter },
+  ctx: DbContext & { clock: Clock; rateLimiter: RateLimiter },
   input: { email: string; password: string; clientAddress: string },
 ): Promise<SignInOutcome> {
   const email = input.email.trim().toLowerCase();
-  const wait = await countPasswordAttempt(deps.rateLimiter, email, input.clientAddress);
+  const wait = await countPasswordAttempt(ctx.rateLimiter, email, input.clientAddress);
   if (wait !== null) return { ok: false, reason: "rate-limited", retryAfterSeconds: wait };
   // (an address with a control character is no member's, and NUL cannot reach the database)
-  const [member] = hasControlCharacter(email) ? [] : await deps.db.sql<
+  const [member] = hasControlCharacter(email) ? [] : await ctx.db.sql<
     { id: string; workspace_id: string; password_hash: string; password_is_temporary: boolean }[]
   >`SELECT id, workspace_id, password_hash, password_is_temporary FROM members
      WHERE email = ${email}`;
@@ -34,13 +34,13 @@ export async function signIn(
   if (!member || !matches) return { ok: false, reason: "wrong-credentials" };
 
   const token = newSessionToken();
-  const expiresAt = new Date(deps.clock.now() + SESSION_DAYS * 86_400_000);
-  await deps.db.sql`
+  const expiresAt = new Date(ctx.clock.now() + SESSION_DAYS * 86_400_000);
+  await ctx.db.sql`
     INSERT INTO sessions (token_hash, member_id, workspace_id, csrf_token, expires_at)
     VALUES (${await hashSessionToken(token)}, ${member.id}, ${member.workspace_id},
             ${newSessionToken()}, ${expiresAt})`;
   // Expired sessions of anyone are cleared as members sign in (no sweeper needed).
-  await deps.db.sql`DELETE FROM sessions WHERE expires_at < ${new Date(deps.clock.now())}`;
+  await ctx.db.sql`DELETE FROM sessions WHERE expires_at < ${new Date(ctx.clock.now())}`;
   return { ok: true, token, expiresAt, mustChoosePassword: member.password_is_temporary };
 }
 

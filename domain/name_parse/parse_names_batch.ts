@@ -104,7 +104,7 @@ export async function parseNamesBatch(
     ).length;
     const required = payable * ctx.prices.nameParse;
     if (holdsKey && required > 0) {
-      const available = call.available ?? (await readBalance(ctx.db.sql, workspaceId)).available;
+      const available = call.available ?? (await readBalance(ctx, workspaceId)).available;
       if (available < required) throw insufficientCredits(required, available);
     }
 
@@ -203,7 +203,7 @@ export async function parseNamesBatch(
       results,
       pointsCharged,
       replay: answered.length > 0 && answered.every((row) => row.data.replay),
-      balance: balance ?? await readBalanceOrNull(ctx.db.sql, workspaceId),
+      balance: balance ?? await readBalanceOrNull(ctx, workspaceId),
     };
   } finally {
     await stopRenewing();
@@ -245,7 +245,7 @@ async function chargedPositions(
 ): Promise<Set<number>> {
   const starts = Array.from({ length: Math.ceil(count / BATCH_CHUNK) }, (_, i) => i * BATCH_CHUNK);
   const chargeKeys = starts.map((start) => chunkChargeKey(key, start));
-  const charged = await findChargedUnits(ctx.db.sql, { workspaceId, chargeKeys });
+  const charged = await findChargedUnits(ctx, { workspaceId, chargeKeys });
   const positions = new Set<number>();
   starts.forEach((start, i) => {
     if (!charged.has(chargeKeys[i])) return;

@@ -25,7 +25,7 @@ export type ProfileLookup =
 const RESULTS_PER_SEARCH = 10;
 
 export async function findProfile(ctx: DomainContext, asked: AskedPerson): Promise<ProfileLookup> {
-  const known = await findPeopleByName(ctx.db.sql, {
+  const known = await findPeopleByName(ctx, {
     firstName: asked.firstName,
     lastName: asked.lastName,
     company: asked.company,

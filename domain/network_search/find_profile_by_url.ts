@@ -20,7 +20,7 @@ export async function findProfileByUrl(
   const { network } = ctx.settings;
   const url = normalizeNetworkUrl(networkUrl, network);
   if (!url) return { kind: "none" };
-  const known = await findPersonByNetworkUrl(ctx.db.sql, url);
+  const known = await findPersonByNetworkUrl(ctx, url);
   if (known) {
     return {
       kind: "found",

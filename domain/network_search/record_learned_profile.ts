@@ -23,6 +23,6 @@ export async function recordLearnedProfile(
     networkUrl: profile.networkUrl,
   }, ctx.settings.network);
   if (!parsed.ok) return;
-  await importPeople(ctx.db.sql, [parsed.record], { source: "web-search" })
+  await importPeople(ctx, [parsed.record], { source: "web-search" })
     .catch(() => ctx.logger.warn("a learned profile could not be written to the directory"));
 }

@@ -4,13 +4,14 @@
  * so a crash can lose no callback. Each delivery's id is its `webhook-id` (receivers dedupe on it).
  */
 import { newId } from "../shared/new_id.ts";
-import type { TransactionSql } from "../stores/database.ts";
+import type { TxContext } from "../context.ts";
 import type { WebhookEvent, WebhookPayload } from "./webhook_events.ts";
 
 export async function enqueueWebhookEvent(
-  tx: TransactionSql,
+  ctx: TxContext,
   input: { workspaceId: string; type: WebhookEvent; id: string; status: string; at: Date },
 ): Promise<number> {
+  const { tx } = ctx;
   const endpoints = await tx<{ id: string }[]>`
     SELECT id FROM webhook_endpoints
      WHERE workspace_id = ${input.workspaceId} AND disabled_at IS NULL AND deleted_at IS NULL

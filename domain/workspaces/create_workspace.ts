@@ -1,13 +1,13 @@
 import { ServiceError } from "../errors.ts";
 import { controlCharacterMessage, hasControlCharacter } from "../shared/control_characters.ts";
 import { newId } from "../shared/new_id.ts";
-import { createApiKey } from "../auth/create_api_key.ts";
+import { createApiKeyIn } from "../auth/create_api_key.ts";
 import { grantPointsIn } from "../billing/grant_points.ts";
-import type { Sql, TransactionSql } from "../stores/database.ts";
+import type { DbContext, TxContext } from "../context.ts";
 
 /** Creates a workspace with its balance row, a first API key and an optional first grant. */
 export async function createWorkspace(
-  sql: Sql,
+  ctx: DbContext,
   input: { name: string; points?: number; apiKey?: string },
 ): Promise<{ workspaceId: string; keyId: string; apiKey: string }> {
   const name = input.name.trim();
@@ -17,19 +17,21 @@ export async function createWorkspace(
   if (hasControlCharacter(name)) {
     throw new ServiceError("validation_error", controlCharacterMessage("name"));
   }
-  return await sql.begin(async (tx) => {
+  return await ctx.db.sql.begin(async (tx) => {
     const taken = await tx`SELECT 1 FROM workspaces WHERE name = ${name}`;
     if (taken.length > 0) {
       throw new ServiceError("validation_error", `a workspace named "${name}" already exists`);
     }
-    const workspaceId = await insertWorkspace(tx, name);
-    const key = await createApiKey(tx, { workspaceId, apiKey: input.apiKey });
-    if (input.points) await grantPointsIn(tx, { workspaceId, points: input.points });
+    const workspaceId = await insertWorkspace({ tx }, name);
+    const key = await createApiKeyIn({ tx }, { workspaceId, apiKey: input.apiKey });
+    if (input.points) await grantPointsIn({ tx }, { workspaceId, points: input.points });
     return { workspaceId, keyId: key.keyId, apiKey: key.apiKey };
   });
 }
 
-export async function insertWorkspace(tx: TransactionSql, name: string): Promise<string> {
+/** A workspace and its balance row, as a step of the caller's transaction. */
+export async function insertWorkspace(ctx: TxContext, name: string): Promise<string> {
+  const { tx } = ctx;
   const workspaceId = newId("ws");
   await tx`INSERT INTO workspaces (id, name) VALUES (${workspaceId}, ${name})`;
   await tx`INSERT INTO balances (workspace_id) VALUES (${workspaceId})`;

@@ -1,8 +1,8 @@
 import { ServiceError } from "../errors.ts";
 import { hashApiKey } from "../auth/api_key.ts";
-import { createApiKey } from "../auth/create_api_key.ts";
+import { createApiKeyIn } from "../auth/create_api_key.ts";
 import { grantPointsIn } from "../billing/grant_points.ts";
-import type { Sql } from "../stores/database.ts";
+import type { DbContext } from "../context.ts";
 import { insertWorkspace } from "./create_workspace.ts";
 
 export const BOOTSTRAP_WORKSPACE_NAME = "default";
@@ -19,25 +19,29 @@ const BOOTSTRAP_LOCK_ID = 7_362_110_246;
  * at once.
  */
 export async function ensureBootstrapWorkspace(
-  sql: Sql,
+  ctx: DbContext,
   input: { apiKey: string; points: number },
 ): Promise<
   { workspaceId: string; granted: number; created: boolean; revokedKeyIds: string[] }
 > {
   const keyHash = await hashApiKey(input.apiKey);
-  return await sql.begin(async (tx) => {
+  return await ctx.db.sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`;
     let created = false;
     let workspaceId = (await tx<{ id: string }[]>`
       SELECT id FROM workspaces WHERE name = ${BOOTSTRAP_WORKSPACE_NAME}`)[0]?.id;
     if (!workspaceId) {
-      workspaceId = await insertWorkspace(tx, BOOTSTRAP_WORKSPACE_NAME);
+      workspaceId = await insertWorkspace({ tx }, BOOTSTRAP_WORKSPACE_NAME);
       created = true;
     }
     const key = (await tx<{ workspace_id: string; revoked_at: Date | null }[]>`
       SELECT workspace_id, revoked_at FROM api_keys WHERE key_hash = ${keyHash}`)[0];
     if (!key) {
-      await createApiKey(tx, { workspaceId, apiKey: input.apiKey, name: BOOTSTRAP_KEY_NAME });
+      await createApiKeyIn({ tx }, {
+        workspaceId,
+        apiKey: input.apiKey,
+        name: BOOTSTRAP_KEY_NAME,
+      });
     } else if (key.workspace_id !== workspaceId) {
       throw new ServiceError(
         "validation_error",
@@ -58,7 +62,7 @@ export async function ensureBootstrapWorkspace(
       SELECT granted FROM balances WHERE workspace_id = ${workspaceId}`)[0].granted,
     );
     if (granted < input.points) {
-      await grantPointsIn(tx, {
+      await grantPointsIn({ tx }, {
         workspaceId,
         points: input.points - granted,
         note: "bootstrap grant",

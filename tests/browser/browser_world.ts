@@ -80,10 +80,13 @@ export async function startBrowserWorld(
   // Seed before the service starts: the embedded database is opened here, then handed over.
   const seed = pg ?? await openDatabase({ url: null, pgliteDir: `${dataDir}/pglite` });
   await migrate(seed.sql);
-  await importDemoPeople(seed.sql, { people: options.people, now: Date.now() });
-  const workspace = await createWorkspace(seed.sql, { name: "browser", points: options.points });
+  await importDemoPeople({ db: seed }, { people: options.people, now: Date.now() });
+  const workspace = await createWorkspace({ db: seed }, {
+    name: "browser",
+    points: options.points,
+  });
   const email = "member@browser.example";
-  const member = await createMember(seed.sql, { workspaceId: workspace.workspaceId, email });
+  const member = await createMember({ db: seed }, { workspaceId: workspace.workspaceId, email });
   if (!pg) await seed.close();
 
   const port = freePort();
