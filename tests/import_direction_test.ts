@@ -2,7 +2,8 @@
  * The architecture's arrows, checked over every .ts and .tsx file: main.ts → server, routes →
  * domain → domain/stores; workers → domain; domain → model for types. `model/` imports nothing of
  * ours; `domain/` never imports Hono, routes, workers or the server plumbing; `routes/` never
- * touch stores, nor hold a database handle (`ctx.db`): they pass their context to a verb.
+ * touch stores, nor hold a database handle (`ctx.db`): they pass their context to a verb. And the
+ * verbs of `domain/` take a context first (`DbContext`, `TxContext`), never a bare handle.
  */
 import assert from "node:assert/strict";
 
@@ -68,4 +69,43 @@ Deno.test("import direction: no forbidden edge", async () => {
   }
   assert.ok(files.length > 50);
   assert.deepEqual(violations, []);
+});
+
+/** An exported function and the name of its first parameter (generics skipped). */
+const EXPORTED_FUNCTION =
+  /export\s+(?:async\s+)?function\s*\*?\s*(\w+)\s*(?:<[^(]*?>)?\s*\(\s*(\w+)/g;
+
+/**
+ * Exported functions of `domain/` that rightly take a handle first. The stores (`domain/stores/`)
+ * are the plumbing that opens, migrates and vacuums the database, and are not listed.
+ */
+const TAKES_A_HANDLE: Record<string, string> = {
+  "domain/directory/sql_json.ts asJson": "builds a fragment of a statement in that transaction",
+  "domain/billing/charge_units.ts createCharger":
+    "builds the long-lived charger on the ledger's own client (`db.ledgerSql`)",
+};
+
+Deno.test("domain verbs take a context first, never a bare sql or tx", async () => {
+  const files = (await sourceFiles(ROOT)).filter((file) =>
+    file.startsWith("domain/") && !file.startsWith("domain/stores/") && !/_test\.tsx?$/.test(file)
+  );
+  const violations: string[] = [];
+  const allowed = new Set<string>();
+  for (const file of files) {
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    for (const [, name, first] of text.matchAll(EXPORTED_FUNCTION)) {
+      if (first !== "sql" && first !== "tx") continue;
+      const key = `${file} ${name}`;
+      if (key in TAKES_A_HANDLE) allowed.add(key);
+      else {
+        violations.push(
+          `${file}: ${name}(${first}, …) takes ctx: DbContext (pool) or TxContext (a step of ` +
+            `the caller's transaction)`,
+        );
+      }
+    }
+  }
+  assert.ok(files.length > 50);
+  assert.deepEqual(violations, []);
+  assert.deepEqual([...allowed].sort(), Object.keys(TAKES_A_HANDLE).sort(), "no stale exception");
 });
