@@ -326,3 +326,32 @@ Deno.test("README and docs/: reference, not history (history goes to CHANGELOG.m
     }
   }
 });
+
+Deno.test("README and docs/: every flag of an `npx -y deno@2 …` command reaches Deno, not Node", async () => {
+  // npx hands options Node knows (`--env-file`, `--require`, …) to Node, even after the package's
+  // arguments: such a line works with an installed `deno` and fails on a machine with only Node.
+  const help = new Deno.Command("node", { args: ["--help"], stdout: "piped", stderr: "null" });
+  const nodeHelp = await help.output().then(
+    (out) => new TextDecoder().decode(out.stdout),
+    () => null,
+  );
+  if (nodeHelp === null) {
+    console.log("no node on this machine: the npx lines are not checked against its options");
+    return;
+  }
+  const nodeOptions = new Set(nodeHelp.match(/--[a-z][a-z-]*/g) ?? []);
+  assert.ok(nodeOptions.has("--env-file"), "node --help lists its options");
+  let flags = 0;
+  for (const [page, text] of await documentationPages()) {
+    for (const line of text.matchAll(/npx -y deno@2 [^#&|;\n]*/g)) {
+      for (const flag of line[0].match(/ --[a-z][a-z-]*/g) ?? []) {
+        flags++;
+        assert.ok(
+          !nodeOptions.has(flag.trim()),
+          `${page.pathname}: "${line[0].trim()}": npx gives ${flag.trim()} to Node`,
+        );
+      }
+    }
+  }
+  assert.ok(flags >= 5, `${flags} flags checked`);
+});

@@ -1,5 +1,5 @@
 /**
- * `deno task fakes --env-file FILE`: the file appears whole, only once every fake listens (a
+ * `deno task fakes --write-env FILE`: the file appears whole, only once every fake listens (a
  * reader polling for it never sources half of it, nor an address nobody answers on), and the fakes
  * stop, removing the file, when their launcher goes away.
  */
@@ -35,7 +35,7 @@ Deno.test("fakes: the env file appears whole once all listen; they stop with the
     args: [
       "-c",
       `"${Deno.execPath()}" run --config "${CONFIG}" --allow-all "${SCRIPT}" ` +
-      `--env-file "${envFile}" & echo $! > "${dir}/pid"; wait`,
+      `--write-env "${envFile}" & echo $! > "${dir}/pid"; wait`,
     ],
     stdout: "null",
     stderr: "null",

@@ -4,17 +4,18 @@
  * to end without any network. Serves until stopped.
  *
  * ```sh
- * deno task fakes --env-file /tmp/fakes.env &
+ * deno task fakes --write-env /tmp/fakes.env &
  * until [ -s /tmp/fakes.env ]; do sleep 0.2; done
  * set -a; . /tmp/fakes.env; set +a; deno task start
  * ```
  *
- * The environment for `deno task start` (one `NAME=value` line each) goes to `--env-file` only
+ * The environment for `deno task start` (one `NAME=value` line each) goes to `--write-env` only
  * once every fake listens, written to a temporary file beside it and renamed into place, so a
  * reader never sees half of it; an old file of that name is removed first and the file again when
- * the fakes stop. Without `--env-file` it is printed to stdout. The fakes stop on SIGINT/SIGTERM
- * and when their launcher (the parent process, e.g. `deno task`) goes away, so no fake is left
- * holding its ports.
+ * the fakes stop. Without `--write-env` it is printed to stdout. (Not `--env-file`: `npx` hands
+ * that flag to Node, so `npx -y deno@2 task fakes --env-file …` never reaches this script.) The
+ * fakes stop on SIGINT/SIGTERM and when their launcher (the parent process, e.g. `deno task`) goes
+ * away, so no fake is left holding its ports.
  *
  * The world: `acme.test` (MX on 127.0.0.1; grace.hopper@ accepted, everyone else rejected),
  * `initech.test` (same host; peter.gibbons@ accepted), `catchall.test` (MX on 127.0.0.2,
@@ -160,10 +161,10 @@ export async function writeAtomically(path: string, text: string): Promise<void>
 }
 
 function envFileArgument(args: string[]): string | null {
-  const at = args.findIndex((arg) => arg === "--env-file" || arg.startsWith("--env-file="));
+  const at = args.findIndex((arg) => arg === "--write-env" || arg.startsWith("--write-env="));
   if (at < 0) return null;
-  const value = args[at].includes("=") ? args[at].slice("--env-file=".length) : args[at + 1];
-  if (!value) throw new Error("--env-file needs a path");
+  const value = args[at].includes("=") ? args[at].slice("--write-env=".length) : args[at + 1];
+  if (!value) throw new Error("--write-env needs a path");
   return value;
 }
 
