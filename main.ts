@@ -35,6 +35,7 @@ import { type CronJobs, registerCronJobs } from "./workers/cron_job.ts";
 import { startBulkJobRunner } from "./workers/bulk_job_runner.ts";
 import { startWebhookDispatcher, WEBHOOK_CRON_JOB } from "./workers/webhook_dispatcher.ts";
 import { IDEMPOTENCY_SWEEP_JOB } from "./workers/idempotency_sweeper.ts";
+import { BULK_RESULTS_SWEEP_JOB } from "./workers/bulk_results_sweeper.ts";
 import { EMBEDDED_DATABASE_MAINTENANCE_JOB } from "./workers/embedded_database_maintenance.ts";
 import {
   LEAD_SEARCH_CRON_JOB,
@@ -46,6 +47,7 @@ import {
 /** Every background job of the service, on Deno.cron. */
 export const SERVICE_CRON_JOBS = [
   IDEMPOTENCY_SWEEP_JOB,
+  BULK_RESULTS_SWEEP_JOB,
   LEAD_SEARCH_CRON_JOB,
   EMBEDDED_DATABASE_MAINTENANCE_JOB,
   WEBHOOK_CRON_JOB,
@@ -171,6 +173,7 @@ export async function startService(
       verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
       network: config.network,
       enrichMaxAgeDays: config.enrichMaxAgeDays,
+      bulkResultsRetentionDays: config.bulkResultsRetentionDays,
       webhooks: config.webhooks,
     },
   });

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   "invalid_input",
   "insufficient_credits",
   "incomplete",
+  "results_expired",
 ] as const;
 
 export type ErrorCode = typeof ERROR_CODES[number];

@@ -38,6 +38,8 @@ export function statusOf(code: ErrorCode): ContentfulStatusCode {
     case "run_already_active":
     case "run_already_continued":
       return 409;
+    case "results_expired":
+      return 410;
     case "rate_limited":
       return 429;
     case "internal_error":

@@ -86,6 +86,8 @@ export interface TestEnvOptions {
   /** The profile network (default: the service's default, the real one). */
   network?: ProfileNetwork;
   enrichMaxAgeDays?: number;
+  /** Days a bulk job's rows are kept after it ends (default 30, as the service's). */
+  bulkResultsRetentionDays?: number;
   webhooks?: WebhookSettings;
   /** Where the work is reported (metrics tests); none by default. */
   telemetry?: Telemetry;
@@ -127,6 +129,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
       verifiedEmailMaxAgeDays: options.verifiedEmailMaxAgeDays ?? 90,
       network: options.network ?? DEFAULT_PROFILE_NETWORK,
       enrichMaxAgeDays: options.enrichMaxAgeDays ?? 30,
+      bulkResultsRetentionDays: options.bulkResultsRetentionDays ?? 30,
       webhooks: options.webhooks,
     },
   });
@@ -161,6 +164,7 @@ export async function createConfiguredTestEnv(
   const env = await createTestEnv({
     network: config.network,
     enrichMaxAgeDays: config.enrichMaxAgeDays,
+    bulkResultsRetentionDays: config.bulkResultsRetentionDays,
     verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
     ...options,
     clock,

@@ -41,6 +41,7 @@ const STATE_CODES = new Set([
   "idempotency_conflict",
   "insufficient_credits",
   "invalid_input",
+  "results_expired",
 ]);
 
 /**

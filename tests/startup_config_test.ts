@@ -39,6 +39,8 @@ Deno.test("start-up: out-of-range numbers are refused before any store opens", a
       ["VERIFY_SMTP_PORT", "70000"],
       ["LEAD_SEARCH_POLL_MS", "0"],
       ["LOG_REQUESTS", "banana"],
+      ["BULK_RESULTS_RETENTION_DAYS", "-1"],
+      ["BULK_RESULTS_RETENTION_DAYS", "abc"],
       ["DATABASE_URL", "mysql://u:p@127.0.0.1/x"],
     ]
   ) {

@@ -5,11 +5,15 @@
  * double submit answers the same job), the job page and its progress fragment follow the job as
  * the test drives the runner inline, the results download as the API's CSV, past jobs are listed,
  * a list the workspace cannot pay is refused before anything is reserved, and cancel releases the
- * rest. The rows' names never reach the log. Then the ledger: the job is one line whose points
- * are what its rows cost, on the overview and the Ledger page (paging, dates, CSV).
+ * rest; an ended job's page says when its results will be deleted, and once the retention sweep
+ * deleted them, when they were, without the download. The rows' names never reach the log. Then
+ * the ledger: the job is one line whose points are what its rows cost, on the overview and the
+ * Ledger page (paging, dates, CSV).
  */
 import assert from "node:assert/strict";
 import { readBalance } from "../domain/billing/balance.ts";
+import { deleteExpiredBulkRows } from "../domain/bulk/delete_expired_bulk_rows.ts";
+import { readBulkJob } from "../domain/bulk/read_bulk_job.ts";
 import { runBulkJob } from "../domain/bulk/run_bulk_job.ts";
 import { createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
 import { PRICE_EMAIL, startWorld } from "./find_world.ts";
@@ -230,6 +234,7 @@ Deno.test("web bulk: not enough points, then cancel", DB_TEST, async (t) => {
     const ws = await createTestWorkspace(env, 25);
     const client = await signedInMember(env, ws.workspaceId);
     const list = "email\na@acme.test\nb@acme.test\nc@acme.test\n";
+    let cancelledJob = "";
 
     await t.step("a list the workspace cannot pay: refused before anything", async () => {
       const quote = await (async () => {
@@ -279,6 +284,34 @@ Deno.test("web bulk: not enough points, then cancel", DB_TEST, async (t) => {
       // The ledger: a job that charged nothing is one line of 0.
       const ledger = await client.get("/app/ledger");
       assert.match(ledger.text, /<tr data-kind="job" data-net="0">/);
+      cancelledJob = jobId;
+    });
+
+    await t.step("an ended job says when its results go, then that they went", async () => {
+      const page = await client.get(`/app/bulk/jobs/${cancelledJob}`);
+      const { finishedAt, resultsExpireAt } = await readBulkJob(env.ctx, {
+        workspaceId: ws.workspaceId,
+        jobId: cancelledJob,
+      });
+      assert.equal(Date.parse(resultsExpireAt!) - Date.parse(finishedAt!), 30 * 86_400_000);
+      assert.match(page.text, /The results will be deleted on <time datetime="([^"]+)"/);
+      assert.ok(page.text.includes(`<time datetime="${resultsExpireAt}"`));
+      assert.match(page.text, /Download results/);
+
+      // A sweep 31 days on (the clock stays: the member's session would have lapsed by then).
+      const sweptAt = new Date(env.clock.now() + 31 * 86_400_000);
+      const swept31 = await deleteExpiredBulkRows(env, { now: sweptAt, retentionDays: 30 });
+      assert.equal(swept31.jobs, 1);
+      const swept = await client.get(`/app/bulk/jobs/${cancelledJob}`);
+      const deletedAt = sweptAt.toISOString();
+      assert.match(swept.text, /The results of this job were deleted on/);
+      assert.ok(swept.text.includes(`<time datetime="${deletedAt}"`));
+      assert.doesNotMatch(swept.text, /Download results/);
+      assert.doesNotMatch(swept.text, /will be deleted on/);
+      assert.match(swept.text, /data-status="cancelled"/, "the job itself stays");
+      const csv = await client.get(`/app/bulk/jobs/${cancelledJob}/results.csv`);
+      assert.equal(csv.status, 410);
+      assert.match(csv.text, /BULK_RESULTS_RETENTION_DAYS/);
     });
 
     await t.step("a post without the session's token is refused", async () => {

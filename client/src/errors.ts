@@ -15,7 +15,8 @@ export type ApiErrorCode =
   | "invalid_continuation"
   | "invalid_input"
   | "insufficient_credits"
-  | "incomplete";
+  | "incomplete"
+  | "results_expired";
 
 export class ApiError extends Error {
   override readonly name = "ApiError";

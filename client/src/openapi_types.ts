@@ -45,7 +45,7 @@ export interface paths {
         };
         /**
          * Poll a bulk job
-         * @description Status (`queued`, `processing`, `completed`, `cancelled`, `failed`) and counts: rows, done, found, charged, answered rows by reason, rows set aside and folded. Free; `account` budget.
+         * @description Status (`queued`, `processing`, `completed`, `cancelled`, `failed`) and counts: rows, done, found, charged, answered rows by reason, rows set aside and folded. `resultsExpireAt` says when the job's rows will be deleted (its end plus `BULK_RESULTS_RETENTION_DAYS`, default 30 days), `resultsDeletedAt` when they were; the job itself stays. Free; `account` budget.
          *
          *     #### Example
          *
@@ -99,7 +99,7 @@ export interface paths {
         };
         /**
          * Download a bulk job's results
-         * @description Every row in input order with its input lines, its input, `state` (`answered` or `pending`), the operation's answer and what it cost: JSON lines (`application/x-ndjson`, the default) or CSV (`Accept: text/csv`). Readable while the job runs and after it ends. Free; `account` budget.
+         * @description Every row in input order with its input lines, its input, `state` (`answered` or `pending`), the operation's answer and what it cost: JSON lines (`application/x-ndjson`, the default) or CSV (`Accept: text/csv`). Readable while the job runs and after it ends, until its rows are deleted: `BULK_RESULTS_RETENTION_DAYS` (default 30) after the job ends (the job's `resultsExpireAt`), then 410 `results_expired`. Free; `account` budget.
          *
          *     #### Example
          *
@@ -619,6 +619,13 @@ export interface components {
             /** @enum {string} */
             operation: "find" | "enrich";
             pointsReserved: number;
+            /** @description When the job's rows were deleted; from then on its results answer 410 `results_expired`. The job, its counts and its ledger lines stay */
+            resultsDeletedAt: string | null;
+            /**
+             * @description When the job's rows (inputs and answers) will be deleted: its end plus `BULK_RESULTS_RETENTION_DAYS` (default 30). Null while the job runs, or when the service keeps rows until an operator deletes the job
+             * @example 2026-12-27T09:30:00.000Z
+             */
+            resultsExpireAt: string | null;
             startedAt: string | null;
             /** @enum {string} */
             status: "queued" | "processing" | "completed" | "cancelled" | "failed";
@@ -730,7 +737,7 @@ export interface components {
                  * @description Branch on this, not on message
                  * @enum {string}
                  */
-                code: "validation_error" | "unauthenticated" | "not_found" | "forbidden" | "method_not_allowed" | "idempotency_conflict" | "idempotency_in_progress" | "rate_limited" | "internal_error" | "run_already_active" | "run_already_continued" | "search_unavailable" | "invalid_continuation" | "invalid_input" | "insufficient_credits" | "incomplete";
+                code: "validation_error" | "unauthenticated" | "not_found" | "forbidden" | "method_not_allowed" | "idempotency_conflict" | "idempotency_in_progress" | "rate_limited" | "internal_error" | "run_already_active" | "run_already_continued" | "search_unavailable" | "invalid_continuation" | "invalid_input" | "insufficient_credits" | "incomplete" | "results_expired";
                 message: string;
                 /** @description Details, e.g. `{ required, available, shortfall }` on 402 */
                 meta?: {
@@ -1518,6 +1525,15 @@ export interface operations {
             };
             /** @description `not_found`: no job with this id in this workspace */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `results_expired`: the job's rows were deleted `BULK_RESULTS_RETENTION_DAYS` after it ended; the message and `meta.resultsDeletedAt` say when. The job stays readable */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

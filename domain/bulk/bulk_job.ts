@@ -1,6 +1,6 @@
 /**
  * A bulk job (find or enrich for a whole list) as the service answers it, its rows, and the
- * mappers from `bulk_jobs` and `bulk_job_rows` (migration 016).
+ * mappers from `bulk_jobs` and `bulk_job_rows` (migrations 016 and 017).
  */
 import type { FindInput } from "../find/find_work_email.ts";
 
@@ -59,6 +59,13 @@ export interface BulkJob {
   startedAt: string | null;
   finishedAt: string | null;
   updatedAt: string;
+  /**
+   * When the job's rows will be deleted: its end plus the retention period. Null while it runs,
+   * or when rows are kept until an operator deletes the job (a period of 0).
+   */
+  resultsExpireAt: string | null;
+  /** When the rows were deleted (the results answer 410 `results_expired` from then on). */
+  resultsDeletedAt: string | null;
 }
 
 export interface JobRow {
@@ -84,6 +91,7 @@ export interface JobRow {
   started_at: Date | null;
   finished_at: Date | null;
   updated_at: Date;
+  results_deleted_at: Date | null;
 }
 
 export interface JobRowRecord {
@@ -100,7 +108,10 @@ export interface JobRowRecord {
   answered_at: Date | null;
 }
 
-export function toBulkJob(row: JobRow): BulkJob {
+const DAY_MS = 86_400_000;
+
+/** `retentionDays`: how long an ended job's rows are kept (`BULK_RESULTS_RETENTION_DAYS`). */
+export function toBulkJob(row: JobRow, retentionDays: number): BulkJob {
   return {
     id: row.id,
     operation: row.operation,
@@ -121,6 +132,10 @@ export function toBulkJob(row: JobRow): BulkJob {
     startedAt: row.started_at?.toISOString() ?? null,
     finishedAt: row.finished_at?.toISOString() ?? null,
     updatedAt: row.updated_at.toISOString(),
+    resultsExpireAt: row.finished_at && retentionDays > 0
+      ? new Date(row.finished_at.getTime() + retentionDays * DAY_MS).toISOString()
+      : null,
+    resultsDeletedAt: row.results_deleted_at?.toISOString() ?? null,
   };
 }
 

@@ -106,7 +106,7 @@ export async function createBulkJob(
     if (!row) throw new ServiceError("not_found", "The job of this Idempotency-Key is gone");
     const { available } = await readBalance(ctx, workspaceId);
     return {
-      job: toBulkJob(row),
+      job: toBulkJob(row, ctx.settings.bulkResultsRetentionDays),
       quote: { ...quoteWith(available), sufficient: true },
       invalidRows: row.invalid,
       replay,

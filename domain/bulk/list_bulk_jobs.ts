@@ -9,5 +9,5 @@ export async function listBulkJobs(
   const rows = await ctx.db.sql<JobRow[]>`
     SELECT * FROM bulk_jobs WHERE workspace_id = ${input.workspaceId}
      ORDER BY created_at DESC, id DESC LIMIT ${input.limit}`;
-  return rows.map(toBulkJob);
+  return rows.map((row) => toBulkJob(row, ctx.settings.bulkResultsRetentionDays));
 }

@@ -13,5 +13,5 @@ export async function readBulkJob(
   const row = (await ctx.db.sql<JobRow[]>`
     SELECT * FROM bulk_jobs WHERE id = ${input.jobId} AND workspace_id = ${input.workspaceId}`)[0];
   if (!row) throw new ServiceError("not_found", JOB_NOT_FOUND_MESSAGE);
-  return toBulkJob(row);
+  return toBulkJob(row, ctx.settings.bulkResultsRetentionDays);
 }

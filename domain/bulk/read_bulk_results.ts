@@ -1,9 +1,12 @@
 /**
  * A job's rows in input order, each with its input lines, the operation's answer and what it
  * cost, read a chunk at a time so that a 10,000-row download never sits in memory whole. Rows not
- * answered (yet, or ever: a cancelled job) come with `state` `pending` and no answer.
+ * answered (yet, or ever: a cancelled job) come with `state` `pending` and no answer. A job whose
+ * rows the retention sweep deleted answers `results_expired` (410): the job exists, its rows are
+ * gone for good, which a 404 would not say.
  */
 import type { DomainContext } from "../context.ts";
+import { ServiceError } from "../errors.ts";
 import type { BulkRowInput, JobRowRecord } from "./bulk_job.ts";
 import { readBulkJob } from "./read_bulk_job.ts";
 
@@ -22,6 +25,14 @@ export async function readBulkResults(
   input: { workspaceId: string; jobId: string },
 ): Promise<{ operation: "find" | "enrich"; rows: AsyncIterable<BulkResultRow[]> }> {
   const job = await readBulkJob(ctx, input);
+  if (job.resultsDeletedAt) {
+    throw new ServiceError(
+      "results_expired",
+      `This job's results were deleted at ${job.resultsDeletedAt}: a bulk job's rows are kept ` +
+        "for BULK_RESULTS_RETENTION_DAYS days after it ends (a setting of the service)",
+      { meta: { resultsDeletedAt: job.resultsDeletedAt } },
+    );
+  }
   const sql = ctx.db.sql;
   async function* chunks(): AsyncIterable<BulkResultRow[]> {
     let after = 0;

@@ -107,6 +107,11 @@ export interface Config {
    * test can kill a process while a job is half answered. Never set in production.
    */
   bulkPageDelayMs: number;
+  /**
+   * `BULK_RESULTS_RETENTION_DAYS` (default 30; 0 = kept until an operator deletes the job): how
+   * long after a bulk job ends its rows (submitted personal data and the answers) are kept.
+   */
+  bulkResultsRetentionDays: number;
   /** `WEBHOOK_ALLOW_PRIVATE_ADDRESSES`, `WEBHOOK_TIMEOUT_SECONDS` (webhook_settings.ts). */
   webhooks: WebhookSettings;
 }
@@ -719,6 +724,7 @@ export function loadConfig(env: Env): Config {
     leadSearch: leadSearchConfig(env, deployment !== null),
     bulkLeaseMs: seconds(env, "BULK_LEASE_SECONDS", 120, { min: 0.1, max: 3600 }),
     bulkPageDelayMs: integer(env, "BULK_PAGE_DELAY_MS", 0, 0, 60_000),
+    bulkResultsRetentionDays: integer(env, "BULK_RESULTS_RETENTION_DAYS", 30, 0, 3650),
     webhooks: {
       allowPrivateAddresses: flag(env, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", false),
       timeoutMs: seconds(env, "WEBHOOK_TIMEOUT_SECONDS", 15, { min: 0.1, max: 120 }),

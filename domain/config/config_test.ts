@@ -239,6 +239,19 @@ Deno.test("config: ENRICH_MAX_AGE_DAYS", () => {
   assertRefused({ ENRICH_MAX_AGE_DAYS: "3651" }, "ENRICH_MAX_AGE_DAYS");
 });
 
+Deno.test("config: BULK_RESULTS_RETENTION_DAYS", () => {
+  assert.equal(loadConfig({}).bulkResultsRetentionDays, 30);
+  assert.equal(loadConfig({ BULK_RESULTS_RETENTION_DAYS: "0" }).bulkResultsRetentionDays, 0);
+  assert.equal(loadConfig({ BULK_RESULTS_RETENTION_DAYS: " 7 " }).bulkResultsRetentionDays, 7);
+  for (const value of ["-1", "abc", "1.5", "3651"]) {
+    const message = assertRefused(
+      { BULK_RESULTS_RETENTION_DAYS: value },
+      "BULK_RESULTS_RETENTION_DAYS",
+    );
+    assert.match(message, /integer from 0 to 3650/);
+  }
+});
+
 Deno.test("config: METRICS_TOKEN, METRICS_WORKSPACE_LABELS and OTEL_DENO", () => {
   assert.deepEqual(loadConfig({}).observability, {
     metricsToken: null,

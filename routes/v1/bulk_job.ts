@@ -14,7 +14,7 @@ export function mountBulkJobRead(app: OpenAPIHono<AppEnv>, ctx: DomainContext): 
     tags: ["Bulk jobs"],
     summary: "Poll a bulk job",
     description:
-      "Status (`queued`, `processing`, `completed`, `cancelled`, `failed`) and counts: rows, done, found, charged, answered rows by reason, rows set aside and folded. Free; `account` budget.",
+      "Status (`queued`, `processing`, `completed`, `cancelled`, `failed`) and counts: rows, done, found, charged, answered rows by reason, rows set aside and folded. `resultsExpireAt` says when the job's rows will be deleted (its end plus `BULK_RESULTS_RETENTION_DAYS`, default 30 days), `resultsDeletedAt` when they were; the job itself stays. Free; `account` budget.",
     security: API_KEY_SECURITY,
     middleware: keyedAndLimited(ctx, "account"),
     request: { params: JobIdParams },

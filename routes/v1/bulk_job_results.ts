@@ -15,7 +15,7 @@ export function mountBulkJobResults(app: OpenAPIHono<AppEnv>, ctx: DomainContext
     tags: ["Bulk jobs"],
     summary: "Download a bulk job's results",
     description:
-      "Every row in input order with its input lines, its input, `state` (`answered` or `pending`), the operation's answer and what it cost: JSON lines (`application/x-ndjson`, the default) or CSV (`Accept: text/csv`). Readable while the job runs and after it ends. Free; `account` budget.",
+      "Every row in input order with its input lines, its input, `state` (`answered` or `pending`), the operation's answer and what it cost: JSON lines (`application/x-ndjson`, the default) or CSV (`Accept: text/csv`). Readable while the job runs and after it ends, until its rows are deleted: `BULK_RESULTS_RETENTION_DAYS` (default 30) after the job ends (the job's `resultsExpireAt`), then 410 `results_expired`. Free; `account` budget.",
     security: API_KEY_SECURITY,
     middleware: keyedAndLimited(ctx, "account"),
     request: { params: JobIdParams },
@@ -28,6 +28,9 @@ export function mountBulkJobResults(app: OpenAPIHono<AppEnv>, ctx: DomainContext
         },
       },
       404: errorContent("`not_found`: no job with this id in this workspace"),
+      410: errorContent(
+        "`results_expired`: the job's rows were deleted `BULK_RESULTS_RETENTION_DAYS` after it ended; the message and `meta.resultsDeletedAt` say when. The job stays readable",
+      ),
       ...COMMON_ERROR_RESPONSES,
     },
   });

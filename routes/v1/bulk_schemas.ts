@@ -57,6 +57,15 @@ export const BulkJobSchema = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   updatedAt: z.string(),
+  resultsExpireAt: z.string().nullable().openapi({
+    description:
+      "When the job's rows (inputs and answers) will be deleted: its end plus `BULK_RESULTS_RETENTION_DAYS` (default 30). Null while the job runs, or when the service keeps rows until an operator deletes the job",
+    example: "2026-12-27T09:30:00.000Z",
+  }),
+  resultsDeletedAt: z.string().nullable().openapi({
+    description:
+      "When the job's rows were deleted; from then on its results answer 410 `results_expired`. The job, its counts and its ledger lines stay",
+  }),
 }).openapi("BulkJob");
 
 export const BulkQuoteSchema = z.object({

@@ -3,8 +3,9 @@
  * polls `/progress`), its counts (refused rows by reason, rows set aside with their lines), and
  * its actions: cancel (the API's cancel verb: answered rows stay charged, the rest of the
  * reservation is released) and the results as CSV (the API's own file, readable while the job
- * runs). Reading, polling, the download and cancelling count against the `account` budget, as the
- * same operations do in the API. Another workspace's job and an unknown id are the app's 404 page.
+ * runs and until the retention sweep deletes its rows; the page says when that will be, or was).
+ * Reading, polling, the download and cancelling count against the `account` budget, as the same
+ * operations do in the API. Another workspace's job and an unknown id are the app's 404 page.
  */
 import type { Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
@@ -107,6 +108,10 @@ export function mountJobPage(web: Hono<WebEnv>, ctx: DomainContext): void {
       results = await readBulkResults(ctx, { workspaceId: c.get("member").workspaceId, jobId });
     } catch (e) {
       if (e instanceof ServiceError && e.code === "not_found") return jobNotFound(c);
+      if (e instanceof ServiceError && e.code === "results_expired") {
+        c.status(410);
+        return c.html(<ErrorPage title="Results deleted" message={e.message} />);
+      }
       throw e;
     }
     return c.body(resultsStream(results.operation, results.rows, "csv"), 200, {
@@ -214,10 +219,15 @@ function JobPage(
               </form>
             )
             : null}
-          <a class="button subtle" href={`${jobPath(job.id)}/results.csv`} download>
-            Download results (CSV{running ? ", so far" : ""})
-          </a>
+          {job.resultsDeletedAt
+            ? null
+            : (
+              <a class="button subtle" href={`${jobPath(job.id)}/results.csv`} download>
+                Download results (CSV{running ? ", so far" : ""})
+              </a>
+            )}
         </div>
+        <ResultsRetention job={job} />
       </section>
 
       <div class="lead-run-grid">
@@ -279,4 +289,29 @@ function JobPage(
       </div>
     </Page>
   );
+}
+
+/**
+ * What becomes of the job's rows: deleted (and when), or when they will be for an ended job under
+ * a retention period (`BULK_RESULTS_RETENTION_DAYS`). The rows hold submitted personal data.
+ */
+function ResultsRetention(props: { job: BulkJob }) {
+  const { job } = props;
+  if (job.resultsDeletedAt) {
+    return (
+      <p class="muted" data-results-deleted>
+        The results of this job were deleted on <When iso={job.resultsDeletedAt} />{" "}
+        (rows are kept for a set time after a job ends). Its counts and charges stay below.
+      </p>
+    );
+  }
+  if (job.resultsExpireAt) {
+    return (
+      <p class="muted" data-results-expire>
+        The results will be deleted on{" "}
+        <When iso={job.resultsExpireAt} />: download them before then.
+      </p>
+    );
+  }
+  return null;
 }
