@@ -34,6 +34,7 @@ import { findLaunchers, type Launcher, stopOnSignals } from "./server/process_li
 import { type CronJobs, registerCronJobs } from "./workers/cron_job.ts";
 import { startBulkJobRunner } from "./workers/bulk_job_runner.ts";
 import { startWebhookDispatcher, WEBHOOK_CRON_JOB } from "./workers/webhook_dispatcher.ts";
+import { sealWebhookSecrets } from "./domain/webhooks/seal_webhook_secrets.ts";
 import { IDEMPOTENCY_SWEEP_JOB } from "./workers/idempotency_sweeper.ts";
 import { BULK_RESULTS_SWEEP_JOB } from "./workers/bulk_results_sweeper.ts";
 import { EMBEDDED_DATABASE_MAINTENANCE_JOB } from "./workers/embedded_database_maintenance.ts";
@@ -177,6 +178,11 @@ export async function startService(
       webhooks: config.webhooks,
     },
   });
+  // Endpoints an older instance registered hold their signing secret as is: sealed here.
+  const webhookSecretsSealed = await sealWebhookSecrets(ctx);
+  if (webhookSecretsSealed > 0) {
+    logger.info("webhook secrets sealed", { endpoints: webhookSecretsSealed });
+  }
   const app = createApp(ctx, {
     logRequests: config.logRequests,
     metrics: metrics && metricsToken ? { token: metricsToken, metrics } : undefined,

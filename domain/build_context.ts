@@ -13,6 +13,7 @@ import { coalescedModel } from "./name_parse/coalesced_model.ts";
 import { createResultCache } from "./lookups/result_cache.ts";
 import { noTelemetry, type Telemetry } from "./observability/telemetry.ts";
 import { observedCharge } from "./observability/observed_ports.ts";
+import { createSecretSeal } from "./webhooks/sealed_secret.ts";
 
 export interface ContextParts {
   config: Pick<Config, "prices" | "rateLimits" | "authCacheSeconds" | "searchCacheSeconds">;
@@ -61,6 +62,7 @@ export function buildContext(parts: ContextParts): DomainContext {
       fingerprint,
       ttlSeconds: config.searchCacheSeconds,
     }),
+    webhookSecrets: createSecretSeal(parts.secret),
     telemetry,
   };
 }

@@ -19,6 +19,7 @@ import type { WebSearch } from "./providers/web_search/port.ts";
 import type { ResultCache } from "./lookups/result_cache.ts";
 import type { ProfileNetwork } from "./shared/profile_network.ts";
 import type { WebhookSettings } from "./webhooks/webhook_settings.ts";
+import type { SecretSeal } from "./webhooks/sealed_secret.ts";
 import type { Telemetry } from "./observability/telemetry.ts";
 
 /** The outside services a verb may reach, each a port with a fake beside it for tests. */
@@ -83,6 +84,8 @@ export interface DomainContext extends Ports {
   settings: LookupSettings;
   /** Network-search and enrich answers kept for `SEARCH_CACHE_SECONDS`. */
   resultCache: ResultCache;
+  /** Seals and opens webhook signing secrets under a key derived from the server secret. */
+  webhookSecrets: SecretSeal;
   /** Metrics and spans of the work (`observability/telemetry.ts`); the no-op in most tests. */
   telemetry: Telemetry;
 }

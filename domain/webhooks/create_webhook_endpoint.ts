@@ -1,6 +1,7 @@
 /**
  * Registers an endpoint for some events, with a fresh signing secret (`whsec_` + 24 random bytes
- * in base64, the Standard Webhooks form), answered this once.
+ * in base64, the Standard Webhooks form), answered this once and stored only sealed
+ * (`sealed_secret.ts`).
  */
 import type { DomainContext } from "../context.ts";
 import { ServiceError } from "../errors.ts";
@@ -14,7 +15,7 @@ import { DEFAULT_WEBHOOK_SETTINGS } from "./webhook_settings.ts";
 export const MAX_ENDPOINTS = 20;
 
 export async function createWebhookEndpoint(
-  ctx: DomainContext,
+  ctx: Pick<DomainContext, "db" | "clock" | "settings" | "webhookSecrets">,
   input: { workspaceId: string; url: string; events: string[]; resolve?: ResolveAddresses },
 ): Promise<WebhookEndpoint & { secret: string }> {
   const events = [...new Set(input.events)];
@@ -34,6 +35,8 @@ export async function createWebhookEndpoint(
   const secret = `whsec_${
     btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(24))))
   }`;
+  const id = newId("whe");
+  const sealed = await ctx.webhookSecrets.seal(id, secret);
   const at = new Date(ctx.clock.now());
   const row = await ctx.db.sql.begin(async (tx) => {
     const live = await tx<{ n: number }[]>`
@@ -46,9 +49,9 @@ export async function createWebhookEndpoint(
       );
     }
     return (await tx<EndpointRow[]>`
-      INSERT INTO webhook_endpoints (id, workspace_id, url, events, secret, created_at)
-      VALUES (${newId("whe")}, ${input.workspaceId}, ${input.url},
-              ${events as WebhookEvent[]}, ${secret}, ${at})
+      INSERT INTO webhook_endpoints (id, workspace_id, url, events, secret_sealed, created_at)
+      VALUES (${id}, ${input.workspaceId}, ${input.url},
+              ${events as WebhookEvent[]}, ${sealed}, ${at})
       RETURNING *`)[0];
   });
   return { ...toWebhookEndpoint(row), secret };

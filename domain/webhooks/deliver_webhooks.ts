@@ -2,11 +2,14 @@
  * The dispatcher's verb: claims due deliveries (`FOR UPDATE SKIP LOCKED` + a lease, so instances
  * share the queue and none sends a delivery another holds), posts each as Standard Webhooks says
  * (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`: `v1,` + HMAC-SHA256 of
- * `id.timestamp.body` under the endpoint's `whsec_` secret, made by the `standardwebhooks`
- * package), and records the outcome under the lease: a 2xx ends the delivery for good; 410 Gone
+ * `id.timestamp.body` under the endpoint's `whsec_` secret, opened from its sealed value
+ * (`sealed_secret.ts`; a row an older instance wrote holds it as is until the next start seals it),
+ * made by the `standardwebhooks` package), and records the outcome under the lease: a 2xx ends the delivery for good; 410 Gone
  * disables the endpoint; anything else (an error status, a timeout, no connection) schedules the
  * next attempt after `RETRY_DELAYS_MS`, or ends it `failed` when they are spent. Redirects are not
- * followed, and the URL's addresses are checked again before each attempt.
+ * followed, and the URL's addresses are checked again before each attempt. A sealed secret that
+ * does not open (sealed under another server secret: the start-up secret check refuses that, or
+ * altered) fails the attempt like an error status, logged by endpoint id, never the secret.
  *
  * At least once: a process that dies between the receiver's 2xx and the record sends it again
  * after the lease; receivers dedupe on `webhook-id`. Nothing of the answer's body is kept.
@@ -14,6 +17,7 @@
 import { Webhook } from "standardwebhooks";
 import type { DomainContext } from "../context.ts";
 import { type ResolveAddresses, webhookUrlProblem } from "./check_webhook_url.ts";
+import { SealedSecretError } from "./sealed_secret.ts";
 import { DEFAULT_WEBHOOK_SETTINGS, RETRY_DELAYS_MS } from "./webhook_settings.ts";
 
 export interface DeliverOptions {
@@ -31,7 +35,8 @@ interface ClaimedDelivery {
   payload: unknown;
   attempts: number;
   url: string;
-  secret: string;
+  secret: string | null;
+  secret_sealed: string | null;
   live: boolean;
 }
 
@@ -63,7 +68,7 @@ export async function deliverDueWebhooks(
        SET lease_token = ${token}, lease_until = ${new Date(now.getTime() + leaseMs)}
       FROM due, webhook_endpoints AS e
      WHERE d.id = due.id AND e.id = d.endpoint_id
-    RETURNING d.id, d.endpoint_id, d.payload, d.attempts, e.url, e.secret,
+    RETURNING d.id, d.endpoint_id, d.payload, d.attempts, e.url, e.secret, e.secret_sealed,
               (e.disabled_at IS NULL AND e.deleted_at IS NULL) AS live`;
   await Promise.all(claimed.map(async (delivery) => {
     const attempt = delivery.live
@@ -82,9 +87,11 @@ async function attemptDelivery(
   const settings = ctx.settings.webhooks ?? DEFAULT_WEBHOOK_SETTINGS;
   const problem = await webhookUrlProblem(delivery.url, settings, options.resolve);
   if (problem) return { kind: "failed", code: null, error: "endpoint address refused" };
+  const secret = await signingSecret(ctx, delivery);
+  if (secret === null) return { kind: "failed", code: null, error: "signing secret does not open" };
   const body = JSON.stringify(delivery.payload);
   const at = new Date(ctx.clock.now());
-  const signature = new Webhook(delivery.secret).sign(delivery.id, at, body);
+  const signature = new Webhook(secret).sign(delivery.id, at, body);
   try {
     const response = await (options.fetch ?? fetch)(delivery.url, {
       method: "POST",
@@ -112,6 +119,25 @@ async function attemptDelivery(
       code: null,
       error: name === "TimeoutError" || name === "AbortError" ? "timeout" : "connection failed",
     };
+  }
+}
+
+/** The endpoint's secret, or null (logged by endpoint id) when its sealed value does not open. */
+async function signingSecret(
+  ctx: DomainContext,
+  delivery: ClaimedDelivery,
+): Promise<string | null> {
+  if (delivery.secret_sealed === null) return delivery.secret;
+  try {
+    return await ctx.webhookSecrets.open(delivery.endpoint_id, delivery.secret_sealed);
+  } catch (error) {
+    if (!(error instanceof SealedSecretError)) throw error;
+    ctx.logger.error("webhook secret does not open", {
+      endpointId: delivery.endpoint_id,
+      deliveryId: delivery.id,
+      error: error.message,
+    });
+    return null;
   }
 }
 

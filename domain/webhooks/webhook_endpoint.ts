@@ -16,7 +16,9 @@ export interface EndpointRow {
   workspace_id: string;
   url: string;
   events: WebhookEvent[];
-  secret: string;
+  /** Null once sealed: set only on rows an older instance wrote, until the next start seals them. */
+  secret: string | null;
+  secret_sealed: string | null;
   disabled_at: Date | null;
   disabled_why: string | null;
   deleted_at: Date | null;
