@@ -63,6 +63,27 @@ function startReceiver(secret: () => string) {
   };
 }
 
+type Receiver = ReturnType<typeof startReceiver>;
+
+/**
+ * A test env that may deliver to 127.0.0.1, a receiver checking signatures under `secret`, and a
+ * workspace with 100 points; both are closed after `run`.
+ */
+async function withDeliveries(
+  secret: () => string,
+  run: (env: TestEnv, receiver: Receiver, workspaceId: string, apiKey: string) => Promise<void>,
+): Promise<void> {
+  const env = await createTestEnv({ webhooks: { allowPrivateAddresses: true, timeoutMs: 2000 } });
+  const receiver = startReceiver(secret);
+  try {
+    const ws = await createTestWorkspace(env, 100);
+    await run(env, receiver, ws.workspaceId, ws.apiKey);
+  } finally {
+    await receiver.close();
+    await env.close();
+  }
+}
+
 async function enqueue(env: TestEnv, workspaceId: string): Promise<void> {
   await env.db.sql.begin((tx) =>
     enqueueWebhookEvent({ tx }, {
@@ -125,14 +146,11 @@ Deno.test(
   "webhook secrets: registered over the API, no table holds it; deliveries verify",
   DB_TEST,
   async () => {
-    const env = await createTestEnv({ webhooks: { allowPrivateAddresses: true, timeoutMs: 2000 } });
     let secret = "";
-    const receiver = startReceiver(() => secret);
-    try {
-      const ws = await createTestWorkspace(env, 100);
+    await withDeliveries(() => secret, async (env, receiver, workspaceId, apiKey) => {
       const response = await env.app.request("/api/v1/webhooks", {
         method: "POST",
-        headers: bearer(ws.apiKey, { "content-type": "application/json" }),
+        headers: bearer(apiKey, { "content-type": "application/json" }),
         body: JSON.stringify({ url: receiver.url, events: ["bulk.job.completed"] }),
       });
       assert.equal(response.status, 200);
@@ -147,15 +165,12 @@ Deno.test(
       assert.ok(!dump.includes(secret), "no row holds the secret");
       assert.ok(!dump.includes(secret.slice(6)), "nor its base64 part");
 
-      await enqueue(env, ws.workspaceId);
+      await enqueue(env, workspaceId);
       assert.equal(await deliverDueWebhooks(env.ctx), 1);
       assert.equal(receiver.verified.length, 1);
       assert.deepEqual(receiver.refused, []);
       assert.ok(!env.logLines.join("\n").includes(secret.slice(6)), "no log line holds it");
-    } finally {
-      await receiver.close();
-      await env.close();
-    }
+    });
   },
 );
 
@@ -163,16 +178,13 @@ Deno.test(
   "webhook secrets: a row an older instance wrote is signed, then sealed at start",
   DB_TEST,
   async () => {
-    const env = await createTestEnv({ webhooks: { allowPrivateAddresses: true, timeoutMs: 2000 } });
-    const receiver = startReceiver(() => SECRET);
-    try {
-      const ws = await createTestWorkspace(env, 100);
+    await withDeliveries(() => SECRET, async (env, receiver, workspaceId) => {
       const id = `whe_${crypto.randomUUID()}`;
       await env.db.sql`
         INSERT INTO webhook_endpoints (id, workspace_id, url, events, secret, created_at)
-        VALUES (${id}, ${ws.workspaceId}, ${receiver.url}, ${["bulk.job.completed"]},
+        VALUES (${id}, ${workspaceId}, ${receiver.url}, ${["bulk.job.completed"]},
                 ${SECRET}, ${new Date(env.clock.now())})`;
-      await enqueue(env, ws.workspaceId);
+      await enqueue(env, workspaceId);
       assert.equal(await deliverDueWebhooks(env.ctx), 1, "signed before it is sealed");
       assert.equal(receiver.verified.length, 1);
 
@@ -183,14 +195,11 @@ Deno.test(
       assert.equal(await env.ctx.webhookSecrets.open(id, row.secret_sealed!), SECRET);
       assert.ok(!(await dumpDatabase(env.db)).includes(SECRET.slice(6)), "no row holds it");
 
-      await enqueue(env, ws.workspaceId);
+      await enqueue(env, workspaceId);
       assert.equal(await deliverDueWebhooks(env.ctx), 1, "signed after it is sealed");
       assert.equal(receiver.verified.length, 2);
       assert.deepEqual(receiver.refused, []);
-    } finally {
-      await receiver.close();
-      await env.close();
-    }
+    });
   },
 );
 
@@ -198,18 +207,15 @@ Deno.test(
   "webhook secrets: a sealed value copied to another endpoint fails visibly and is retried",
   DB_TEST,
   async () => {
-    const env = await createTestEnv({ webhooks: { allowPrivateAddresses: true, timeoutMs: 2000 } });
-    const receiver = startReceiver(() => SECRET);
-    try {
-      const ws = await createTestWorkspace(env, 100);
+    await withDeliveries(() => SECRET, async (env, receiver, workspaceId) => {
       const at = new Date(env.clock.now());
       const sealed = await env.ctx.webhookSecrets.seal("whe_original", SECRET);
       const id = `whe_${crypto.randomUUID()}`;
       await env.db.sql`
         INSERT INTO webhook_endpoints (id, workspace_id, url, events, secret_sealed, created_at)
-        VALUES (${id}, ${ws.workspaceId}, ${receiver.url}, ${["bulk.job.completed"]},
+        VALUES (${id}, ${workspaceId}, ${receiver.url}, ${["bulk.job.completed"]},
                 ${sealed}, ${at})`;
-      await enqueue(env, ws.workspaceId);
+      await enqueue(env, workspaceId);
       assert.equal(await deliverDueWebhooks(env.ctx), 1);
       assert.equal(receiver.verified.length + receiver.refused.length, 0, "nothing sent");
       const [delivery] = await env.db.sql<
@@ -224,10 +230,7 @@ Deno.test(
       assert.match(log, /webhook secret does not open/);
       assert.ok(log.includes(id), "logged by endpoint id");
       assert.ok(!log.includes(SECRET.slice(6)), "never the secret");
-    } finally {
-      await receiver.close();
-      await env.close();
-    }
+    });
   },
 );
 
