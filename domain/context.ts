@@ -43,8 +43,8 @@ export interface LookupSettings {
   /** How long enrich answers from what it wrote to the directory before asking every source again. */
   enrichMaxAgeDays: number;
   /**
-   * Days a bulk job's rows are kept after the job ends (`BULK_RESULTS_RETENTION_DAYS`); 0: until
-   * an operator deletes the job.
+   * Days a bulk job's rows are kept after the job ends (`BULK_RESULTS_RETENTION_DAYS`); 0: kept for
+   * good.
    */
   bulkResultsRetentionDays: number;
   /** How webhooks are sent (default: https at global addresses, 15 s an attempt). */

@@ -11,6 +11,7 @@ import type { ValidRow } from "../domain/bulk/bulk_job.ts";
 import { cancelBulkJob } from "../domain/bulk/cancel_bulk_job.ts";
 import { createBulkJob } from "../domain/bulk/create_bulk_job.ts";
 import { deleteExpiredBulkRows } from "../domain/bulk/delete_expired_bulk_rows.ts";
+import { readBulkResults } from "../domain/bulk/read_bulk_results.ts";
 import { sweepBulkResults } from "../workers/bulk_results_sweeper.ts";
 import { bearer, createTestEnv, createTestWorkspace, DB_TEST, type TestEnv } from "./harness.ts";
 
@@ -218,3 +219,33 @@ Deno.test("bulk retention: a period of 0 keeps rows and sets no date", DB_TEST, 
     await env.close();
   }
 });
+
+Deno.test(
+  "bulk retention: a download the sweep meets half-way fails, never ends as a shorter file",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const ws = await createTestWorkspace(env, 1_000_000);
+      const jobId = await endedJob(env, ws.workspaceId, 700);
+      const whole = await readBulkResults(env.ctx, { workspaceId: ws.workspaceId, jobId });
+      let rows = 0;
+      for await (const chunk of whole.rows) rows += chunk.length;
+      assert.equal(rows, 700, "read alone, every row");
+
+      const results = await readBulkResults(env.ctx, { workspaceId: ws.workspaceId, jobId });
+      const chunks = results.rows[Symbol.asyncIterator]();
+      const first = await chunks.next();
+      assert.equal(first.done, false);
+      env.clock.advance((RETENTION_DAYS + 1) * DAY_MS);
+      const swept = await deleteExpiredBulkRows(env.ctx, {
+        now: new Date(env.clock.now()),
+        retentionDays: RETENTION_DAYS,
+      });
+      assert.deepEqual(swept, { jobs: 1, rows: 700 });
+      await assert.rejects(() => chunks.next(), /deleted while being read/);
+    } finally {
+      await env.close();
+    }
+  },
+);

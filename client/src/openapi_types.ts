@@ -622,7 +622,7 @@ export interface components {
             /** @description When the job's rows were deleted; from then on its results answer 410 `results_expired`. The job, its counts and its ledger lines stay */
             resultsDeletedAt: string | null;
             /**
-             * @description When the job's rows (inputs and answers) will be deleted: its end plus `BULK_RESULTS_RETENTION_DAYS` (default 30). Null while the job runs, or when the service keeps rows until an operator deletes the job
+             * @description When the job's rows (inputs and answers) will be deleted: its end plus `BULK_RESULTS_RETENTION_DAYS` (default 30). Null while the job runs, or when the service keeps rows for good (`BULK_RESULTS_RETENTION_DAYS=0`)
              * @example 2026-12-27T09:30:00.000Z
              */
             resultsExpireAt: string | null;

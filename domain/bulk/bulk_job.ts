@@ -61,7 +61,7 @@ export interface BulkJob {
   updatedAt: string;
   /**
    * When the job's rows will be deleted: its end plus the retention period. Null while it runs,
-   * or when rows are kept until an operator deletes the job (a period of 0).
+   * or when rows are kept for good (a period of 0).
    */
   resultsExpireAt: string | null;
   /** When the rows were deleted (the results answer 410 `results_expired` from then on). */

@@ -34,13 +34,22 @@ export async function readBulkResults(
     );
   }
   const sql = ctx.db.sql;
+  // Every row of a job is written when the job is made, so a download that finds fewer than the
+  // job's count met the retention sweep half-way: it fails rather than end as a shorter file
+  // that looks whole (the answer's status and headers are sent by then).
+  const expected = job.counts.rows;
   async function* chunks(): AsyncIterable<BulkResultRow[]> {
     let after = 0;
+    let read = 0;
     while (true) {
       const rows = await sql<JobRowRecord[]>`
         SELECT position, lines, input, answer, cost FROM bulk_job_rows
          WHERE job_id = ${job.id} AND position > ${after}
          ORDER BY position LIMIT ${CHUNK}`;
+      read += rows.length;
+      if (rows.length < CHUNK && read < expected) {
+        throw new Error(`the rows of bulk job ${job.id} were deleted while being read`);
+      }
       if (rows.length === 0) return;
       after = rows[rows.length - 1].position;
       yield rows.map((row) => ({

@@ -108,7 +108,7 @@ export interface Config {
    */
   bulkPageDelayMs: number;
   /**
-   * `BULK_RESULTS_RETENTION_DAYS` (default 30; 0 = kept until an operator deletes the job): how
+   * `BULK_RESULTS_RETENTION_DAYS` (default 30; 0 = kept for good): how
    * long after a bulk job ends its rows (submitted personal data and the answers) are kept.
    */
   bulkResultsRetentionDays: number;

@@ -59,7 +59,7 @@ export const BulkJobSchema = z.object({
   updatedAt: z.string(),
   resultsExpireAt: z.string().nullable().openapi({
     description:
-      "When the job's rows (inputs and answers) will be deleted: its end plus `BULK_RESULTS_RETENTION_DAYS` (default 30). Null while the job runs, or when the service keeps rows until an operator deletes the job",
+      "When the job's rows (inputs and answers) will be deleted: its end plus `BULK_RESULTS_RETENTION_DAYS` (default 30). Null while the job runs, or when the service keeps rows for good (`BULK_RESULTS_RETENTION_DAYS=0`)",
     example: "2026-12-27T09:30:00.000Z",
   }),
   resultsDeletedAt: z.string().nullable().openapi({
