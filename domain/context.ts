@@ -2,9 +2,9 @@
  * Everything a domain verb may use, built once in main.ts (or a test harness) and passed in.
  * Routes hand it to verbs; they never reach the stores themselves.
  */
+import type { ChargeUnits, EmailVerifier, Telemetry } from "./ports.ts";
 import type { PriceTable } from "./config/config.ts";
 import type { Authenticate } from "./auth/authenticate.ts";
-import type { ChargeUnits } from "./billing/charge_units.ts";
 import type { Fingerprinter } from "./idempotency/fingerprint.ts";
 import type { IdempotencyRecords } from "./idempotency/claim_idempotency_key.ts";
 import type { RateLimiter } from "./rate_limit/rate_limiter.ts";
@@ -12,7 +12,6 @@ import type { Clock } from "./shared/clock.ts";
 import type { Logger } from "./shared/logger.ts";
 import type { Database, TransactionSql } from "./stores/database.ts";
 import type { NameModel } from "../model/types.ts";
-import type { EmailVerifier } from "./verify/mod.ts";
 import type { CompanyResolver } from "./providers/company_resolver/port.ts";
 import type { ReverseLookup } from "./providers/reverse_lookup/port.ts";
 import type { WebSearch } from "./providers/web_search/port.ts";
@@ -20,7 +19,6 @@ import type { ResultCache } from "./lookups/result_cache.ts";
 import type { ProfileNetwork } from "./shared/profile_network.ts";
 import type { WebhookSettings } from "./webhooks/webhook_settings.ts";
 import type { SecretSeal } from "./webhooks/sealed_secret.ts";
-import type { Telemetry } from "./observability/telemetry.ts";
 
 /** The outside services a verb may reach, each a port with a fake beside it for tests. */
 export interface Ports {

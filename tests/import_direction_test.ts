@@ -3,12 +3,15 @@
  * domain → domain/stores; workers → domain; domain → model for types. `model/` imports nothing of
  * ours; `domain/` never imports Hono, routes, workers or the server plumbing; `routes/` never
  * touch stores, nor hold a database handle (`ctx.db`): they pass their context to a verb. And the
- * verbs of `domain/` take a context first (`DbContext`, `TxContext`), never a bare handle.
+ * verbs of `domain/` take a context first (`DbContext`, `TxContext`), never a bare handle. And no
+ * file reaches itself through its imports: a circle, even of type-only imports, ties modules that
+ * should stand apart (the context depends on `domain/ports.ts`, which imports nothing of ours).
  */
 import assert from "node:assert/strict";
 
 const ROOT = new URL("../", import.meta.url);
-const IMPORT = /(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm;
 
 async function sourceFiles(dir: URL, prefix = ""): Promise<string[]> {
   const out: string[] = [];
@@ -25,7 +28,7 @@ async function sourceFiles(dir: URL, prefix = ""): Promise<string[]> {
 function importsOf(path: string, text: string): { spec: string; target: string | null }[] {
   const result: { spec: string; target: string | null }[] = [];
   for (const match of text.matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2];
+    const spec = match[1] ?? match[2] ?? match[3];
     const target = spec.startsWith(".")
       ? new URL(spec, new URL(path, ROOT)).pathname.slice(ROOT.pathname.length)
       : null;
@@ -69,6 +72,86 @@ Deno.test("import direction: no forbidden edge", async () => {
   }
   assert.ok(files.length > 50);
   assert.deepEqual(violations, []);
+});
+
+/**
+ * The circles of a graph (Tarjan's strongly connected components of more than one file, or a
+ * file importing itself), each as its files in order, with the edges that close it.
+ */
+function circlesOf(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || graph.get(file)!.includes(file)) circles.push(component.sort());
+  };
+  for (const file of [...graph.keys()].sort()) if (!index.has(file)) visit(file);
+  return circles;
+}
+
+Deno.test("import circles: the finder sees a circle of type-only imports", () => {
+  const graph = new Map([
+    ["a.ts", ["b.ts"]],
+    ["b.ts", ["c.ts"]],
+    ["c.ts", ["a.ts", "d.ts"]],
+    ["d.ts", []],
+    ["e.ts", ["e.ts"]],
+  ]);
+  assert.deepEqual(circlesOf(graph), [["a.ts", "b.ts", "c.ts"], ["e.ts"]]);
+  const text =
+    `import type { A } from "./a.ts";\nexport type { B } from "./b.ts";\nimport "./c.ts";`;
+  assert.deepEqual(importsOf("domain/x.ts", text).map((edge) => edge.target), [
+    "domain/a.ts",
+    "domain/b.ts",
+    "domain/c.ts",
+  ]);
+});
+
+Deno.test("import circles: no file reaches itself through its imports (type-only ones count)", async () => {
+  const files = await sourceFiles(ROOT);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    graph.set(file, importsOf(file, text).flatMap(({ target }) => target ? [target] : []));
+  }
+  const circles = circlesOf(graph).map((circle) => {
+    const members = new Set(circle);
+    const edges = circle.flatMap((file) =>
+      graph.get(file)!.filter((target) => members.has(target)).map((target) =>
+        `${file} → ${target}`
+      )
+    );
+    return `a circle through ${circle.join(", ")} (${edges.join("; ")}): move the shared type to ` +
+      `the module that owns it, or a port's type to domain/ports.ts`;
+  });
+  assert.deepEqual(circles, []);
+});
+
+Deno.test("domain/ports.ts imports nothing of ours", async () => {
+  const text = await Deno.readTextFile(new URL("domain/ports.ts", ROOT));
+  assert.deepEqual(importsOf("domain/ports.ts", text).filter(({ target }) => target !== null), []);
 });
 
 /** An exported function and the name of its first parameter (generics skipped). */

@@ -1,11 +1,7 @@
 import type { DbContext } from "../context.ts";
+import type { Balance } from "../ports.ts";
 
-/** The spec's balance object (§2.1). */
-export interface Balance {
-  available: number;
-  reserved: number;
-  granted: number;
-}
+export type { Balance } from "../ports.ts";
 
 export const ZERO_BALANCE: Balance = { available: 0, reserved: 0, granted: 0 };
 

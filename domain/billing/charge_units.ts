@@ -21,42 +21,10 @@
  */
 import type { Sql } from "../stores/database.ts";
 import { coalesce } from "../shared/coalesce.ts";
-import { type Balance, toBalance, ZERO_BALANCE } from "./balance.ts";
+import type { ChargeOutcome, ChargeRequest, ChargeResult, ChargeUnits } from "../ports.ts";
+import { toBalance, ZERO_BALANCE } from "./balance.ts";
 
-export interface ChargeRequest {
-  workspaceId: string;
-  amount: number;
-  /** The billable unit (or group of units): unique per workspace. */
-  chargeKey: string;
-  /**
-   * How many billable units this one posting pays for (default 1): the answered rows of one
-   * chunk of a batch are charged together under the chunk's key.
-   */
-  units?: number;
-  /** Price-table operation name, kept on the posting. */
-  operation: string;
-  /**
-   * The key is random and never looked up (a call without an Idempotency-Key): the unit may
-   * share one posting with other pooled units of the workspace and operation in the same flush.
-   */
-  pooled?: boolean;
-  /** When the unit belongs to an idempotency record held under a lease. */
-  idempotency?: {
-    key: string;
-    leaseToken: string;
-    /** Mark the record done in the same transaction, storing this response (or null). */
-    complete?: { response: unknown };
-  };
-}
-
-export type ChargeOutcome = "charged" | "duplicate" | "insufficient" | "lease_lost";
-
-export interface ChargeResult {
-  outcome: ChargeOutcome;
-  balance: Balance;
-}
-
-export type ChargeUnits = (requests: ChargeRequest[]) => Promise<ChargeResult[]>;
+export type { ChargeOutcome, ChargeRequest, ChargeResult, ChargeUnits } from "../ports.ts";
 
 export function createCharger(
   sql: Sql,

@@ -4,7 +4,6 @@
  */
 import type { TransactionSql } from "../stores/database.ts";
 import type { TxContext } from "../context.ts";
-import type { ImportPeopleResult } from "./import_people.ts";
 import type { ImportRecord } from "./import_record.ts";
 import { asJson } from "./sql_json.ts";
 import { normalizeCompanyName } from "./normalize.ts";
@@ -23,6 +22,12 @@ export interface CompanyEntry {
   industry: string | null;
   headcount: string | null;
   location: string | null;
+}
+
+/** What an import did to the stored companies (part of `ImportPeopleResult`). */
+export interface CompanyCounts {
+  companiesCreated: number;
+  companiesUpdated: number;
 }
 
 export interface CompanyRef {
@@ -147,7 +152,7 @@ const companyJson = (e: CompanyEntry & { id?: string }) => ({
 export async function upsertCompanies(
   ctx: TxContext,
   entries: CompanyEntry[],
-  counts: ImportPeopleResult,
+  counts: CompanyCounts,
   depth = 0,
 ): Promise<Map<number, CompanyRef>> {
   const { tx } = ctx;

@@ -17,6 +17,7 @@
 import type { TransactionSql } from "../stores/database.ts";
 import type { DbContext } from "../context.ts";
 import {
+  type CompanyCounts,
   companyEntries,
   companyEntryKey,
   companyNameKeys,
@@ -58,7 +59,7 @@ export interface ImportPeopleOptions {
   source?: string;
 }
 
-export interface ImportPeopleResult {
+export interface ImportPeopleResult extends CompanyCounts {
   /** Records written (each a created or matched person). */
   records: number;
   /** People made. */
@@ -67,8 +68,6 @@ export interface ImportPeopleResult {
   updated: number;
   /** Existing people the records left as they were. */
   unchanged: number;
-  companiesCreated: number;
-  companiesUpdated: number;
 }
 
 export async function importPeople(

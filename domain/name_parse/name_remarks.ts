@@ -12,35 +12,24 @@
 import { KeyFilter } from "./key_filter.ts";
 import { employerPhraseLength } from "./post_nominals.ts";
 import type { NameToken } from "./tokenize_name.ts";
+import {
+  DOTTED_ONLY,
+  LEGAL_FORMS,
+  legalFormKey,
+  MIGHT_BE_LEGAL_FORM,
+  NAME_LIKE,
+} from "./legal_forms.ts";
+
+export { isLegalFormWord } from "./legal_forms.ts";
 
 /** Markers of a maiden name or an alias: the name ends before them. */
 const REMARK_MARKERS = new Set(["née", "geb", "geborene", "aka", "alias", "fka"]);
 /** Also a surname ("Nee"): a marker only after two name words. */
 const WEAK_REMARK_MARKERS = new Set(["nee"]);
 
-/**
- * Legal forms that end an organisation's name. Those that are also initials ("SA", "BV", "NV")
- * count only written with their periods ("S.A.", "B.V."), see `DOTTED_ONLY`.
- */
-const LEGAL_FORMS = new Set(
-  `inc incorporated llc pllc ltd limited corp corporation gmbh plc llp pty sarl srl spa sa bv nv
-  associates holdings enterprises industries foundation`.split(/\s+/),
-);
-const DOTTED_ONLY = new Set(["srl", "spa", "sa", "bv", "nv"]);
-/** Also surnames ("Anna Corp"): a legal form only with its period, or in a comma group of its own. */
-const NAME_LIKE = new Set(["inc", "corp"]);
-
 const MIGHT_BE_REMARK = new KeyFilter([...REMARK_MARKERS, ...WEAK_REMARK_MARKERS], "all");
-const MIGHT_BE_LEGAL_FORM = new KeyFilter(LEGAL_FORMS, "all");
 
-function key(word: string): string {
-  return word.replaceAll(".", "").toLowerCase();
-}
-
-/** "Inc.", "LLC", "S.A.": a legal form's word (its period is its own, not a sentence's). */
-export function isLegalFormWord(word: string): boolean {
-  return MIGHT_BE_LEGAL_FORM.mightHave(word) && LEGAL_FORMS.has(key(word));
-}
+const key = legalFormKey;
 
 /**
  * Where the remark in a group starts ("née Smith" of "Jane Roe née Smith"), or the group's length:

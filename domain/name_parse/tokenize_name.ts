@@ -9,7 +9,7 @@
 
 import { honorificKind } from "./honorifics.ts";
 import { isMojibakeLetter, isMojibakeTrail, looksLikeMojibake } from "./mojibake.ts";
-import { isLegalFormWord } from "./name_remarks.ts";
+import { isLegalFormWord } from "./legal_forms.ts";
 import { postNominalKind } from "./post_nominals.ts";
 
 export interface NameToken {

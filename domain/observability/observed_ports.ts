@@ -4,8 +4,7 @@
  * outcome words are the ports' own (`results`, `not-found`, `rate-limited`…). Arguments (a
  * query, an address, a company name, a domain) are passed through and never reported.
  */
-import type { ChargeUnits } from "../billing/charge_units.ts";
-import type { EmailVerifier } from "../verify/mod.ts";
+import type { ChargeUnits, EmailVerifier } from "../ports.ts";
 import type { CompanyResolver } from "../providers/company_resolver/port.ts";
 import type { DnsAnswer, DnsResolver } from "../providers/dns/port.ts";
 import type { ReverseLookup } from "../providers/reverse_lookup/port.ts";

@@ -8,50 +8,16 @@
  * provider names from fixed lists, outcomes, operations, budgets and (for the opt-in workspace
  * label) the workspace's opaque id.
  */
-import type { MailProvider } from "../verify/mod.ts";
+import type { EndOperation, Telemetry, TimedOperation } from "../ports.ts";
 
-/** Outside services called over HTTP, as named in `provider_requests_total`. */
-export type ProviderName =
-  | "brave"
-  | "serpapi"
-  | "gravatar"
-  | "github"
-  | "wikidata"
-  | "remote_verifier"
-  | "other";
-
-/** How one SMTP session ended, from the replies it read. */
-export type SessionOutcome =
-  | "accepted"
-  | "rejected"
-  | "greylisted"
-  | "policy"
-  | "sender_rejected"
-  | "timeout"
-  | "tls_failed"
-  | "hosts_down"
-  | "unexpected";
-
-export type TimedOperation =
-  | { kind: "smtp_session"; provider: MailProvider }
-  | { kind: "dns_question"; type: "MX" | "A/AAAA" }
-  | { kind: "provider_request"; provider: ProviderName }
-  | { kind: "ledger_charge" };
-
-export type CountedEvent =
-  | { kind: "points_charged"; operation: string; points: number; workspaceId: string }
-  | { kind: "lookup"; operation: string; reason: string; workspaceId: string }
-  | { kind: "rate_limited"; budget: string; workspaceId: string }
-  | { kind: "lease_takeover"; runs: number }
-  | { kind: "idempotency_replay"; operation: string };
-
-/** Ends a timed operation with its outcome (one word of the operation's vocabulary). */
-export type EndOperation = (outcome: string) => void;
-
-export interface Telemetry {
-  begin(operation: TimedOperation): EndOperation;
-  count(event: CountedEvent): void;
-}
+export type {
+  CountedEvent,
+  EndOperation,
+  ProviderName,
+  SessionOutcome,
+  Telemetry,
+  TimedOperation,
+} from "../ports.ts";
 
 const END_NOTHING: EndOperation = () => {};
 

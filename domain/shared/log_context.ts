@@ -4,7 +4,9 @@
  * `withLogFields`, and `jsonLogger` adds them to each line written meanwhile.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { LogFields } from "./logger.ts";
+
+/** Operational fields of a log line: never a body, a name, an email or a key. */
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
 const storage = new AsyncLocalStorage<LogFields>();
 

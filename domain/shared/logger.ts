@@ -2,9 +2,9 @@
  * Structured one-line JSON logs. Callers pass only operational fields: never request bodies,
  * names, emails or API keys.
  */
-import { currentLogFields } from "./log_context.ts";
+import { currentLogFields, type LogFields } from "./log_context.ts";
 
-export type LogFields = Record<string, string | number | boolean | null | undefined>;
+export type { LogFields } from "./log_context.ts";
 
 export interface Logger {
   info(msg: string, fields?: LogFields): void;

@@ -7,7 +7,7 @@
 import postgres from "postgres";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import type { Database, OpenDatabaseOptions } from "./database.ts";
+import type { Database, OpenDatabaseOptions } from "./database_handle.ts";
 import { installExchangeQueue } from "./pglite_exchange_queue.ts";
 import type { InitdbReply, InitdbRequest } from "./pglite_initdb_worker.ts";
 import { unpackTemplate } from "./pglite_template.ts";

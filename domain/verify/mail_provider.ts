@@ -9,6 +9,10 @@
  * the trailing dot. Anything not listed is `other`.
  */
 
+import type { MailProvider } from "../ports.ts";
+
+export type { MailProvider } from "../ports.ts";
+
 export const MAIL_PROVIDERS = [
   "google",
   "microsoft",
@@ -27,8 +31,12 @@ export const MAIL_PROVIDERS = [
   "yandex",
   "amazon",
   "other",
-] as const;
-export type MailProvider = typeof MAIL_PROVIDERS[number];
+] as const satisfies readonly MailProvider[];
+
+// Every provider the port's type names is in the list (and, by `satisfies`, nothing else is).
+const _EVERY_PROVIDER_LISTED: Exclude<MailProvider, typeof MAIL_PROVIDERS[number]> extends never
+  ? true
+  : never = true;
 
 /** MX host suffixes (whole labels) → provider; the first match wins. */
 const SUFFIXES: ReadonlyArray<readonly [string, MailProvider]> = [
