@@ -154,9 +154,15 @@ Deno.test("domain/ports.ts imports nothing of ours", async () => {
   assert.deepEqual(importsOf("domain/ports.ts", text).filter(({ target }) => target !== null), []);
 });
 
-/** An exported function and the name of its first parameter (generics skipped). */
+/**
+ * An exported function (declared, or an arrow bound to an exported const), the name of its first
+ * parameter and that parameter's type (generics skipped).
+ */
 const EXPORTED_FUNCTION =
-  /export\s+(?:async\s+)?function\s*\*?\s*(\w+)\s*(?:<[^(]*?>)?\s*\(\s*(\w+)/g;
+  /export\s+(?:(?:async\s+)?function\s*\*?\s*(\w+)\s*(?:<[^(]*?>)?|const\s+(\w+)\s*(?::[^=]*)?=\s*(?:async\s*)?(?:<[^(]*?>)?)\s*\(\s*(\w+)\s*(?::\s*([^,)=]+))?/g;
+
+/** A bare database handle, whatever the parameter is called (`db: Sql`, `t: TransactionSql`). */
+const HANDLE_TYPE = /^(?:Sql|TransactionSql|postgres\.\w*Sql|Database|Pick<Database\b)/;
 
 /**
  * Exported functions of `domain/` that rightly take a handle first. The stores (`domain/stores/`)
@@ -168,6 +174,27 @@ const TAKES_A_HANDLE: Record<string, string> = {
     "builds the long-lived charger on the ledger's own client (`db.ledgerSql`)",
 };
 
+Deno.test("the verb-signature check sees a handle under any name, declared or bound", () => {
+  const firstOf = (text: string) =>
+    [...text.matchAll(EXPORTED_FUNCTION)].map(([, declared, bound, first, type]) => ({
+      name: declared ?? bound,
+      first,
+      handle: first === "sql" || first === "tx" || HANDLE_TYPE.test(type?.trim() ?? ""),
+    }));
+  assert.deepEqual(
+    firstOf(`export async function a(\n  db: Sql,\n  id: string,\n) {}
+export const b = async (t: TransactionSql, id: string) => {};
+export function c<T>(ctx: DbContext, id: T) {}
+export const d = (sql, id) => {};`),
+    [
+      { name: "a", first: "db", handle: true },
+      { name: "b", first: "t", handle: true },
+      { name: "c", first: "ctx", handle: false },
+      { name: "d", first: "sql", handle: true },
+    ],
+  );
+});
+
 Deno.test("domain verbs take a context first, never a bare sql or tx", async () => {
   const files = (await sourceFiles(ROOT)).filter((file) =>
     file.startsWith("domain/") && !file.startsWith("domain/stores/") && !/_test\.tsx?$/.test(file)
@@ -176,8 +203,9 @@ Deno.test("domain verbs take a context first, never a bare sql or tx", async () 
   const allowed = new Set<string>();
   for (const file of files) {
     const text = await Deno.readTextFile(new URL(file, ROOT));
-    for (const [, name, first] of text.matchAll(EXPORTED_FUNCTION)) {
-      if (first !== "sql" && first !== "tx") continue;
+    for (const [, declared, bound, first, type] of text.matchAll(EXPORTED_FUNCTION)) {
+      const name = declared ?? bound;
+      if (first !== "sql" && first !== "tx" && !HANDLE_TYPE.test(type?.trim() ?? "")) continue;
       const key = `${file} ${name}`;
       if (key in TAKES_A_HANDLE) allowed.add(key);
       else {
