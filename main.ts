@@ -77,7 +77,9 @@ export async function startService(
   }
   // `/readyz` answers 503 until the server is up and again from the moment it stops.
   const readiness = createReadiness();
-  const tracing: Tracing | null = config.observability.tracing ? startTracing(env) : null;
+  const tracing: Tracing | null = config.observability.tracing
+    ? startTracing(env, config.observability.tracingProtocol)
+    : null;
   // A port in use or an address not on this host is told before any store opens.
   if (!config.deployment && config.port !== 0) checkListenAddress(config);
   // The server owns the embedded database: another server on this DATA_DIR is refused at once.

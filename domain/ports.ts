@@ -185,7 +185,11 @@ export type TimedOperation =
   | { kind: "smtp_session"; provider: MailProvider }
   | { kind: "dns_question"; type: "MX" | "A/AAAA" }
   | { kind: "provider_request"; provider: ProviderName }
-  | { kind: "ledger_charge" };
+  | { kind: "ledger_charge" }
+  /** One claim of a bulk job: its rows' lookups are its children. */
+  | { kind: "bulk_job" }
+  /** One step of a lead-search run (a page or its end): what it causes is its child. */
+  | { kind: "lead_search_run" };
 
 export type CountedEvent =
   | { kind: "points_charged"; operation: string; points: number; workspaceId: string }
@@ -194,8 +198,13 @@ export type CountedEvent =
   | { kind: "lease_takeover"; runs: number }
   | { kind: "idempotency_replay"; operation: string };
 
-/** Ends a timed operation with its outcome (one word of the operation's vocabulary). */
-export type EndOperation = (outcome: string) => void;
+/**
+ * Ends a timed operation with its outcome (one word of the operation's vocabulary). A sink that
+ * makes spans also gives `within`: work run through it is a child of the operation's span.
+ */
+export type EndOperation = ((outcome: string) => void) & {
+  within?: <T>(work: () => Promise<T>) => Promise<T>;
+};
 
 export interface Telemetry {
   begin(operation: TimedOperation): EndOperation;

@@ -22,6 +22,7 @@ import { type BulkRowInput, JOB_PAGE_SIZE, type JobRow, type JobStatus } from ".
 import { coalesceByDomain } from "../verify/mod.ts";
 import { answerBulkRow, type RowAnswer } from "./answer_bulk_row.ts";
 import { endBulkJob } from "./end_bulk_job.ts";
+import { timed } from "../observability/telemetry.ts";
 
 export const DEFAULT_JOB_LEASE_MS = 60_000;
 /** Domains answered at once within a page. */
@@ -91,51 +92,54 @@ export async function runBulkJob(
        WHERE id = ${jobId} AND lease_token = ${leaseToken} AND status = 'processing'
        FOR UPDATE`)[0];
 
-  let pagesThisClaim = 0;
-  while (true) {
-    const fresh = (await sql<JobRow[]>`SELECT * FROM bulk_jobs WHERE id = ${jobId}`)[0];
-    if (!fresh) return { kind: "lease-lost", jobId };
-    // Cancelled meanwhile: the cancel released the reservation and ended the job.
-    if (fresh.status !== "processing") return { kind: "finished", jobId, status: fresh.status };
-    if (fresh.lease_token !== leaseToken) return { kind: "lease-lost", jobId };
-    if (options.shouldStop?.()) {
-      await sql`UPDATE bulk_jobs SET lease_token = NULL, lease_until = NULL, updated_at = ${now()}
-                 WHERE id = ${jobId} AND lease_token = ${leaseToken}`;
-      ctx.logger.info("bulk job handed back", { jobId });
-      return { kind: "handed-back", jobId };
-    }
-    if (options.maxPages !== undefined && pagesThisClaim >= options.maxPages) {
-      return { kind: "paused", jobId };
-    }
+  // The rest of this claim is one span (tracing on): what its pages cause are its children.
+  return await timed(ctx.telemetry, { kind: "bulk_job" }, async () => {
+    let pagesThisClaim = 0;
+    while (true) {
+      const fresh = (await sql<JobRow[]>`SELECT * FROM bulk_jobs WHERE id = ${jobId}`)[0];
+      if (!fresh) return { kind: "lease-lost", jobId };
+      // Cancelled meanwhile: the cancel released the reservation and ended the job.
+      if (fresh.status !== "processing") return { kind: "finished", jobId, status: fresh.status };
+      if (fresh.lease_token !== leaseToken) return { kind: "lease-lost", jobId };
+      if (options.shouldStop?.()) {
+        await sql`UPDATE bulk_jobs SET lease_token = NULL, lease_until = NULL, updated_at = ${now()}
+                   WHERE id = ${jobId} AND lease_token = ${leaseToken}`;
+        ctx.logger.info("bulk job handed back", { jobId });
+        return { kind: "handed-back", jobId };
+      }
+      if (options.maxPages !== undefined && pagesThisClaim >= options.maxPages) {
+        return { kind: "paused", jobId };
+      }
 
-    const pending = await sql<PendingRow[]>`
-      SELECT position, group_key, input FROM bulk_job_rows
-       WHERE job_id = ${jobId} AND page IS NULL
-       ORDER BY group_key, position
-       LIMIT ${JOB_PAGE_SIZE}`;
-    if (pending.length === 0) {
-      const ended = await sql.begin(async (tx) => {
+      const pending = await sql<PendingRow[]>`
+        SELECT position, group_key, input FROM bulk_job_rows
+         WHERE job_id = ${jobId} AND page IS NULL
+         ORDER BY group_key, position
+         LIMIT ${JOB_PAGE_SIZE}`;
+      if (pending.length === 0) {
+        const ended = await sql.begin(async (tx) => {
+          const current = await lockOurs(tx);
+          if (!current) return null;
+          await endBulkJob({ tx }, { job: current, status: "completed", at: now() });
+          return "completed" as const;
+        });
+        if (ended === null) return { kind: "lease-lost", jobId };
+        ctx.logger.info("bulk job finished", { jobId, status: ended });
+        return { kind: "finished", jobId, status: ended };
+      }
+
+      if (options.pageDelayMs) await new Promise((r) => setTimeout(r, options.pageDelayMs));
+      const answers = await answerPage(ctx, fresh, pending);
+      // A job cancelled or taken over meanwhile drops the page unbilled; the loop's top says which.
+      const delivered = await sql.begin(async (tx) => {
         const current = await lockOurs(tx);
-        if (!current) return null;
-        await endBulkJob({ tx }, { job: current, status: "completed", at: now() });
-        return "completed" as const;
+        if (!current) return false;
+        await recordPage(tx, current, answers, { at: now(), leaseUntil: leaseEnd() });
+        return true;
       });
-      if (ended === null) return { kind: "lease-lost", jobId };
-      ctx.logger.info("bulk job finished", { jobId, status: ended });
-      return { kind: "finished", jobId, status: ended };
+      if (delivered) pagesThisClaim++;
     }
-
-    if (options.pageDelayMs) await new Promise((r) => setTimeout(r, options.pageDelayMs));
-    const answers = await answerPage(ctx, fresh, pending);
-    // A job cancelled or taken over meanwhile drops the page unbilled; the loop's top says which.
-    const delivered = await sql.begin(async (tx) => {
-      const current = await lockOurs(tx);
-      if (!current) return false;
-      await recordPage(tx, current, answers, { at: now(), leaseUntil: leaseEnd() });
-      return true;
-    });
-    if (delivered) pagesThisClaim++;
-  }
+  }, (outcome) => outcome.kind);
 }
 
 /** Answers a page: rows of one group in order, up to `ROW_CONCURRENCY` groups at once. */

@@ -128,7 +128,15 @@ export interface ObservabilityConfig {
    * set by `deno task start`): it records every outgoing URL, query string included.
    */
   tracing: boolean;
+  /**
+   * `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`: how spans are sent,
+   * `http/protobuf` (the default) or `http/json`. gRPC is not offered (start refuses it).
+   */
+  tracingProtocol: OtlpProtocol;
 }
+
+export const OTLP_PROTOCOLS = ["http/protobuf", "http/json"] as const;
+export type OtlpProtocol = typeof OTLP_PROTOCOLS[number];
 
 /** The lead-search runner (`LEAD_SEARCH_*`). */
 export interface LeadSearchConfig {
@@ -757,7 +765,28 @@ function observabilityConfig(env: Env, onDeploy: boolean): ObservabilityConfig {
     metricsToken: token,
     workspaceLabels: flag(env, "METRICS_WORKSPACE_LABELS", false),
     tracing: tracing && !onDeploy,
+    // Read only where our spans are exported: elsewhere the variable is another program's.
+    tracingProtocol: tracing && !onDeploy ? otlpProtocol(env) : "http/protobuf",
   };
+}
+
+/**
+ * The OTLP protocol of the span export: the traces-specific variable wins over the general one,
+ * as the OpenTelemetry specification says. Deno's own log and metric export reads the general
+ * variable too, and speaks both of these.
+ */
+function otlpProtocol(env: Env): OtlpProtocol {
+  for (const name of ["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"]) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    const protocol = OTLP_PROTOCOLS.find((known) => known === raw.toLowerCase());
+    if (protocol) return protocol;
+    throw new ConfigError(
+      `${name} must be http/protobuf or http/json, got "${raw.slice(0, 40)}"` +
+        (raw.toLowerCase() === "grpc" ? " (the service exports over OTLP/HTTP only)" : ""),
+    );
+  }
+  return "http/protobuf";
 }
 
 /** The shortest idle poll of the lead-search runner (tests poll every few tens of ms). */

@@ -257,6 +257,7 @@ Deno.test("config: METRICS_TOKEN, METRICS_WORKSPACE_LABELS and OTEL_DENO", () =>
     metricsToken: null,
     workspaceLabels: false,
     tracing: false,
+    tracingProtocol: "http/protobuf",
   });
   const on = loadConfig({
     METRICS_TOKEN: " scrape-token-0123456789 ",
@@ -268,6 +269,7 @@ Deno.test("config: METRICS_TOKEN, METRICS_WORKSPACE_LABELS and OTEL_DENO", () =>
     metricsToken: "scrape-token-0123456789",
     workspaceLabels: true,
     tracing: true,
+    tracingProtocol: "http/protobuf",
   });
   assert.throws(() => loadConfig({ METRICS_TOKEN: "short" }), /METRICS_TOKEN must be 16 to 256/);
   assert.throws(
@@ -280,4 +282,31 @@ Deno.test("config: METRICS_TOKEN, METRICS_WORKSPACE_LABELS and OTEL_DENO", () =>
   );
   // Deno's own tracing would export each outgoing URL with its query: refused, with the reason.
   assert.throws(() => loadConfig({ OTEL_DENO: "true" }), /OTEL_DENO_TRACING=false/);
+});
+
+Deno.test("config: OTEL_EXPORTER_OTLP_PROTOCOL is honoured or refused by name", () => {
+  const on = { OTEL_DENO: "true", OTEL_DENO_TRACING: "false" };
+  const protocol = (env: Record<string, string>) =>
+    loadConfig({ ...on, ...env }).observability.tracingProtocol;
+  assert.equal(protocol({}), "http/protobuf");
+  assert.equal(protocol({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }), "http/json");
+  assert.equal(protocol({ OTEL_EXPORTER_OTLP_PROTOCOL: " http/protobuf " }), "http/protobuf");
+  // The traces-specific variable wins, as the OpenTelemetry specification says.
+  assert.equal(
+    protocol({
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
+    }),
+    "http/json",
+  );
+  assert.throws(
+    () => loadConfig({ ...on, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }),
+    /OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json, got "grpc"/,
+  );
+  assert.throws(
+    () => loadConfig({ ...on, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/xml" }),
+    /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http\/protobuf or http\/json/,
+  );
+  // Without our tracing the variable is another program's, and not ours to refuse.
+  assert.equal(loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }).observability.tracing, false);
 });

@@ -17,6 +17,7 @@ import { settleReservation } from "../billing/settle_reservation.ts";
 import { releaseReservation } from "../billing/release_reservation.ts";
 import type { TransactionSql } from "../stores/database.ts";
 import { enqueueWebhookEvent } from "../webhooks/enqueue_webhook_event.ts";
+import { noTelemetry, timed } from "../observability/telemetry.ts";
 import { PAGE_SIZE, type RunRow, type RunStatus } from "./lead_search_run.ts";
 import {
   createPagedDirectorySearch,
@@ -124,47 +125,55 @@ export async function runLeadSearch(
     return { kind: "finished", runId, status: done } as const;
   };
 
-  let pagesThisClaim = 0;
-  while (true) {
-    // Between pages: a cancel, a lost lease, or a stop request.
-    const fresh = (await sql<RunRow[]>`SELECT * FROM lead_search_runs WHERE id = ${runId}`)[0];
-    if (!fresh || fresh.lease_token !== leaseToken) return { kind: "lease-lost", runId };
-    run = fresh;
-    if (run.status === "cancelling") return await finish("cancelled");
-    if (run.delivered_count >= run.count) return await finish("completed");
-    if (options.shouldStop?.()) {
-      await sql`UPDATE lead_search_runs SET lease_token = NULL, lease_until = NULL,
-                                            updated_at = ${now()}
-                 WHERE id = ${runId} AND lease_token = ${leaseToken}`;
-      ctx.logger.info("lead search handed back", { runId });
-      return { kind: "handed-back", runId };
-    }
-    if (options.maxPages !== undefined && pagesThisClaim >= options.maxPages) {
-      return { kind: "paused", runId };
-    }
+  // The rest of this claim is one span (tracing on): what its pages cause are its children.
+  return await timed(ctx.telemetry ?? noTelemetry, { kind: "lead_search_run" }, async () => {
+    let pagesThisClaim = 0;
+    while (true) {
+      // Between pages: a cancel, a lost lease, or a stop request.
+      const fresh = (await sql<RunRow[]>`SELECT * FROM lead_search_runs WHERE id = ${runId}`)[0];
+      if (!fresh || fresh.lease_token !== leaseToken) return { kind: "lease-lost", runId };
+      run = fresh;
+      if (run.status === "cancelling") return await finish("cancelled");
+      if (run.delivered_count >= run.count) return await finish("completed");
+      if (options.shouldStop?.()) {
+        await sql`UPDATE lead_search_runs SET lease_token = NULL, lease_until = NULL,
+                                              updated_at = ${now()}
+                   WHERE id = ${runId} AND lease_token = ${leaseToken}`;
+        ctx.logger.info("lead search handed back", { runId });
+        return { kind: "handed-back", runId };
+      }
+      if (options.maxPages !== undefined && pagesThisClaim >= options.maxPages) {
+        return { kind: "paused", runId };
+      }
 
-    let leads: DirectoryLead[];
-    try {
-      leads = await search(ctx, {
-        filters: run.filters,
-        chainId: run.chain_id,
-        after: run.cursor,
-        limit: Math.min(PAGE_SIZE, run.count - run.delivered_count),
-      });
-    } catch (error) {
-      ctx.logger.warn("lead search directory unavailable", {
+      let leads: DirectoryLead[];
+      try {
+        leads = await search(ctx, {
+          filters: run.filters,
+          chainId: run.chain_id,
+          after: run.cursor,
+          limit: Math.min(PAGE_SIZE, run.count - run.delivered_count),
+        });
+      } catch (error) {
+        ctx.logger.warn("lead search directory unavailable", {
+          runId,
+          errorName: (error as Error)?.name ?? typeof error,
+        });
+        return await finish("failed", "search_unavailable");
+      }
+      if (leads.length === 0) return await finish("completed");
+
+      const delivered = await deliverPage(ctx, {
         runId,
-        errorName: (error as Error)?.name ?? typeof error,
+        leaseToken,
+        leads,
+        leaseUntil: leaseEnd(),
       });
-      return await finish("failed", "search_unavailable");
+      if (delivered === "lease-lost") return { kind: "lease-lost", runId };
+      // Cancelled while this page was searched: it is dropped, and the run ends at the loop's top.
+      if (delivered === "delivered") pagesThisClaim++;
     }
-    if (leads.length === 0) return await finish("completed");
-
-    const delivered = await deliverPage(ctx, { runId, leaseToken, leads, leaseUntil: leaseEnd() });
-    if (delivered === "lease-lost") return { kind: "lease-lost", runId };
-    // Cancelled while this page was searched: it is dropped, and the run ends at the loop's top.
-    if (delivered === "delivered") pagesThisClaim++;
-  }
+  }, (outcome) => outcome.kind);
 }
 
 /**

@@ -180,6 +180,10 @@ export function createPrometheusTelemetry(options: PrometheusOptions): Prometheu
         case "ledger_charge":
           return (outcome) =>
             dbQuerySeconds.observe({ query: "ledger_charge", outcome }, elapsed());
+        case "bulk_job":
+        case "lead_search_run":
+          // Spans only: the jobs' and runs' own counts are their tables'.
+          return () => {};
       }
     },
     count(event: CountedEvent) {

@@ -30,9 +30,21 @@ export function combineTelemetry(sinks: Telemetry[]): Telemetry {
   return {
     begin(operation) {
       const ends = sinks.map((sink) => sink.begin(operation));
-      return (outcome) => {
-        for (const end of ends) end(outcome);
+      const end: EndOperation = (outcome) => {
+        for (const each of ends) each(outcome);
       };
+      const withins = ends.flatMap((each) => each.within ? [each.within] : []);
+      if (withins.length > 0) {
+        end.within = <T>(work: () => Promise<T>) => {
+          let run = work;
+          for (const within of withins) {
+            const inner = run;
+            run = () => within(inner);
+          }
+          return run();
+        };
+      }
+      return end;
     },
     count(event) {
       for (const sink of sinks) sink.count(event);
@@ -49,7 +61,8 @@ export async function timed<T>(
 ): Promise<T> {
   const end = telemetry.begin(operation);
   try {
-    const result = await work();
+    // Where spans are made, what the work begins is a child of this operation's span.
+    const result = await (end.within ? end.within(work) : work());
     end(outcomeOf(result));
     return result;
   } catch (error) {

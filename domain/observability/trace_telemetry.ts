@@ -1,12 +1,14 @@
 /**
- * The span sink: each timed operation becomes a span (a child of the request's span, through the
- * active context), named by what it is and carrying its outcome; nothing else. It goes through
+ * The span sink: each timed operation becomes a span (a child of the span of the work it is part
+ * of: the request's, or a bulk job's or lead-search run's, through `tracing.ts`'s active context),
+ * named by what it is and carrying its outcome; nothing else. An operation that holds others (a
+ * bulk job, a run) runs them inside its span (`EndOperation.within`), so they become its children. It goes through
  * the standard `@opentelemetry/api`, so it exports wherever the registered provider does
  * (`tracing.ts`), and costs a no-op call when none is registered.
  */
 import { SpanStatusCode, trace } from "@opentelemetry/api";
-import { getServiceTracer } from "./tracing.ts";
-import type { CountedEvent, Telemetry, TimedOperation } from "./telemetry.ts";
+import { activeContext, getServiceTracer, withActiveContext } from "./tracing.ts";
+import type { CountedEvent, EndOperation, Telemetry, TimedOperation } from "./telemetry.ts";
 
 function spanOf(operation: TimedOperation): { name: string; attributes: Record<string, string> } {
   switch (operation.kind) {
@@ -21,6 +23,10 @@ function spanOf(operation: TimedOperation): { name: string; attributes: Record<s
       };
     case "ledger_charge":
       return { name: "ledger charge", attributes: { "db.operation.name": "ledger_charge" } };
+    case "bulk_job":
+      return { name: "bulk job", attributes: {} };
+    case "lead_search_run":
+      return { name: "lead search run", attributes: {} };
   }
 }
 
@@ -29,16 +35,19 @@ export function createTraceTelemetry(): Telemetry {
   return {
     begin(operation) {
       const { name, attributes } = spanOf(operation);
-      const span = tracer.startSpan(name, { attributes });
-      return (outcome) => {
+      const parent = activeContext();
+      const span = tracer.startSpan(name, { attributes }, parent);
+      const end: EndOperation = (outcome) => {
         span.setAttribute("outcome", outcome);
         if (outcome === "error") span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       };
+      end.within = (work) => withActiveContext(trace.setSpan(parent, span), work);
+      return end;
     },
     count(event: CountedEvent) {
       // The request's span notes what was charged and answered (never who for).
-      const span = trace.getActiveSpan();
+      const span = trace.getSpan(activeContext());
       if (!span) return;
       switch (event.kind) {
         case "points_charged":

@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import {
-  context,
   propagation,
   type Span,
   SpanKind,
@@ -10,7 +9,11 @@ import {
 } from "@opentelemetry/api";
 import type { Logger } from "../../domain/shared/logger.ts";
 import { withLogFields } from "../../domain/shared/log_context.ts";
-import { getServiceTracer } from "../../domain/observability/tracing.ts";
+import {
+  activeContext,
+  getServiceTracer,
+  withActiveContext,
+} from "../../domain/observability/tracing.ts";
 import type { AppEnv } from "../app_env.ts";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -77,13 +80,13 @@ export function requestContext(
 
     if (!tracer) return withLogFields({ requestId }, () => handle(null));
     // A caller's W3C trace context continues; the span carries the method, never the URL.
-    const parent = propagation.extract(context.active(), c.req.raw.headers, HEADERS_GETTER);
+    const parent = propagation.extract(activeContext(), c.req.raw.headers, HEADERS_GETTER);
     const span = tracer.startSpan(c.req.method, {
       kind: SpanKind.SERVER,
       attributes: { "http.request.method": c.req.method },
     }, parent);
     const traceId = span.spanContext().traceId;
-    return context.with(
+    return withActiveContext(
       trace.setSpan(parent, span),
       () => withLogFields({ requestId, traceId }, () => handle(span)),
     );
