@@ -201,3 +201,96 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "enrich: what it stated and wrote back comes back whole from the record alone, every field " +
+    "with its source, also a company the record had none of",
+  DB_TEST,
+  async () => {
+    const email = "kari@fjord.test";
+    const gravatar = startFakeGravatar({
+      profiles: {
+        [email]: {
+          display_name: "Kari N.",
+          job_title: "Harbour master",
+          company: "Fjordline",
+          location: "Bergen",
+        },
+      },
+    });
+    const github = startFakeGithub({
+      users: [{
+        login: "karin",
+        name: "Kari Nordmann",
+        location: "Oslo",
+        bio: "Ships and tides",
+        twitter_username: "kari_tides",
+        emails: [email],
+      }],
+    });
+    const brave = startFakeBrave({
+      key: "k",
+      results: searchIndex([
+        profileResult({
+          name: "Kari Nordmann",
+          title: "Harbour master",
+          company: "Fjordline",
+          location: "Bergen, Vestland, Norway",
+          slug: "kari-nordmann",
+        }),
+      ]),
+    });
+    const clock = new FakeClock(Date.now());
+    const env = await createConfiguredTestEnv({
+      COMPANY_RESOLVER: "none",
+      PROVIDER_TIMEOUT_SECONDS: "1",
+      GRAVATAR_API_URL: gravatar.url,
+      GITHUB_API_URL: github.url,
+      BRAVE_SEARCH_URL: brave.url,
+      BRAVE_SEARCH_KEY: "k",
+    }, { clock, config: { searchCacheSeconds: 3600 } });
+    let closed = false;
+    const closeSources = async () => {
+      if (closed) return;
+      closed = true;
+      await Promise.all([gravatar.close(), github.close(), brave.close()]);
+    };
+    try {
+      // The directory knows the person and the address, and no company.
+      const parsed = parseImportRecord({
+        name: "Kari Nordmann",
+        given: "Kari",
+        surname: "Nordmann",
+        emails: [{ address: email, status: "valid" }],
+      });
+      assert.ok(parsed.ok);
+      await importPeople(env, [parsed.record]);
+      const ws = await createTestWorkspace(env, 100);
+      const enrich = lookupCaller(env, ws.apiKey, "/api/v1/enrich/email");
+      const first = (await enrich({ email })).data;
+      assert.equal(first.person.companyName, "Fjordline");
+      assert.deepEqual(bySource(first.sources), {
+        directory: ["person.given", "person.name", "person.surname"],
+        gravatar: ["person.companyName", "person.location", "person.title"],
+        github: ["channels.x", "person.headline"],
+        brave: ["person.networkUrl"],
+      });
+
+      // Every outside source down, the cache past: the record answers alone.
+      await closeSources();
+      clock.advance(2 * HOUR);
+      const second = (await enrich({ email })).data;
+      assert.equal(second.found, true);
+      assert.equal(second.cached, false);
+      assert.deepEqual(second.person, first.person);
+      assert.deepEqual(second.channels, first.channels);
+      assert.deepEqual(bySource(second.sources), bySource(first.sources));
+      const person = await findPersonByEmail(env, email);
+      assert.equal(person?.company?.name, "Fjordline");
+      assert.equal(person?.fieldSources.companyName.source, "gravatar");
+    } finally {
+      await env.close();
+      await closeSources();
+    }
+  },
+);

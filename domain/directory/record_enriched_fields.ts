@@ -8,6 +8,16 @@
  * A profile URL another record holds is taken over only from a record that is nothing but that
  * profile (one learned from the web, with no address): the two are the same person seen twice, and
  * the profile-only record is folded into this one. A record with addresses of its own keeps it.
+ *
+ * A stated employer names the record's company when that company is known only by the address's
+ * domain; a record with no company at all is linked to the company of that name (one without a
+ * domain: the employer is a claim about the person, not about any domain). A record whose company
+ * has a name of its own keeps it.
+ *
+ * The record answers the next enrichment alone (`enriched_at`) only when it now holds everything
+ * this one stated from outside: a field it could not take (its own value, a URL another person
+ * holds, a company of another domain) leaves `enriched_at` empty, so the next enrichment asks the
+ * sources again rather than answering with less than this one did.
  */
 import type { TransactionSql } from "../stores/database.ts";
 import type { DbContext } from "../context.ts";
@@ -67,12 +77,17 @@ export async function recordEnrichedFields(
          FOR UPDATE OF p`;
     if (!row) return [];
     const written = new Set<EnrichedField>();
+    /** Fields stated from outside that the record does not hold after this write. */
+    const missing = new Set<EnrichedField>();
     const known = row.field_sources ?? {};
     // A field is ours to write when the record lacks it or an earlier enrichment wrote it.
     const writable = (field: EnrichedField, current: string | null | undefined) =>
       input.sources[field] !== undefined && (current == null || field in known);
     const take = <T>(field: EnrichedField, current: T | null | undefined, value: T | undefined) => {
-      if (value === undefined || !writable(field, current as string | null)) return current ?? null;
+      if (value === undefined || !writable(field, current as string | null)) {
+        if (value !== undefined && input.sources[field] && value !== current) missing.add(field);
+        return current ?? null;
+      }
       if (value !== current) written.add(field);
       return value;
     };
@@ -83,6 +98,16 @@ export async function recordEnrichedFields(
     if (fields.given && fields.surname && writable("given", row.given)) {
       given = take("given", row.given, fields.given);
       surname = take("surname", row.surname, fields.surname);
+    } else {
+      for (
+        const [field, value, current] of [["given", fields.given, row.given], [
+          "surname",
+          fields.surname,
+          row.surname,
+        ]] as const
+      ) {
+        if (value !== undefined && input.sources[field] && value !== current) missing.add(field);
+      }
     }
     const title = take("title", row.title, fields.title);
     const location = take("location", row.location, fields.location);
@@ -105,17 +130,27 @@ export async function recordEnrichedFields(
         written.add("networkUrl");
       }
     }
-    if (
-      fields.companyName && row.company_id && row.company_name === row.company_domain &&
-      companyDomainOf(input.email) === row.company_domain && input.sources.companyName &&
-      normalizeCompanyName(fields.companyName)
-    ) {
-      await tx`
-        UPDATE companies
-           SET name = ${fields.companyName}, name_key = ${normalizeCompanyName(fields.companyName)},
-               updated_at = now()
-         WHERE id = ${row.company_id} AND name = domain`;
-      written.add("companyName");
+    if (fields.networkUrl && input.sources.networkUrl && networkUrl !== fields.networkUrl) {
+      missing.add("networkUrl");
+    }
+    let companyId = row.company_id;
+    const companyKey = fields.companyName ? normalizeCompanyName(fields.companyName) : "";
+    if (fields.companyName && input.sources.companyName) {
+      const standIn = row.company_id !== null && row.company_name === row.company_domain;
+      if (
+        standIn && companyKey && companyDomainOf(input.email) === row.company_domain
+      ) {
+        await tx`
+          UPDATE companies
+             SET name = ${fields.companyName}, name_key = ${companyKey}, updated_at = now()
+           WHERE id = ${row.company_id} AND name = domain`;
+        written.add("companyName");
+      } else if (row.company_id === null && companyKey) {
+        companyId = await companyNamed(tx, fields.companyName, companyKey);
+        written.add("companyName");
+      } else if (standIn || row.company_name !== fields.companyName) {
+        missing.add("companyName");
+      }
     }
 
     const sources = Object.fromEntries(
@@ -126,15 +161,27 @@ export async function recordEnrichedFields(
          SET given = ${given}, surname = ${surname},
              gs_key = ${given && surname ? foldName(`${given} ${surname}`) : null},
              title = ${title}, location = ${location}, headline = ${headline},
-             network_url = ${networkUrl},
+             company_id = ${companyId}, network_url = ${networkUrl},
              dedupe_key = CASE WHEN ${networkUrl}::text IS NULL THEN dedupe_key
                                ELSE ${networkUrl}::text END,
              channels = ${tx.json(channels as never)}::jsonb,
              field_sources = field_sources || ${tx.json(sources as never)}::jsonb,
-             enriched_at = ${input.enrichedAt}, updated_at = now()
+             enriched_at = ${missing.size === 0 ? input.enrichedAt : null}, updated_at = now()
        WHERE id = ${input.personId}`;
     return [...written];
   });
+}
+
+/** The company of that name without a domain (kept once per normal name), made if none is. */
+async function companyNamed(tx: TransactionSql, name: string, nameKey: string): Promise<string> {
+  const [made] = await tx<{ id: string }[]>`
+    INSERT INTO companies (name, name_key) VALUES (${name}, ${nameKey})
+    ON CONFLICT (name_key) WHERE domain IS NULL DO NOTHING
+    RETURNING id`;
+  if (made) return made.id;
+  const [held] = await tx<{ id: string }[]>`
+    SELECT id FROM companies WHERE name_key = ${nameKey} AND domain IS NULL`;
+  return held.id;
 }
 
 /**

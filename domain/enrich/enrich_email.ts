@@ -80,7 +80,9 @@ export async function enrichWork(
   }
   const now = new Date(ctx.clock.now()).toISOString();
   const answer = answerOf(email, read.statements, now);
-  if (read.person && read.consulted) await writeBackEnrichment(ctx, read.person, answer, now);
+  if (read.person && read.consulted) {
+    await writeBackEnrichment(ctx, { person: read.person, answer, enrichedAt: now });
+  }
   await ctx.resultCache.set(ENRICH_SCOPE, { email }, answer);
   return { answer, parts: ENRICH_PART, final: true };
 }

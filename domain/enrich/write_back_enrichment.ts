@@ -15,10 +15,9 @@ import type { EnrichAnswer } from "./enrich_answer.ts";
 
 export async function writeBackEnrichment(
   ctx: DomainContext,
-  person: DirectoryPerson,
-  answer: EnrichAnswer,
-  enrichedAt: string,
+  input: { person: DirectoryPerson; answer: EnrichAnswer; enrichedAt: string },
 ): Promise<void> {
+  const { person, answer, enrichedAt } = input;
   const sources: Partial<Record<EnrichedField, FieldSource>> = {};
   for (const entry of answer.sources) {
     if (entry.source === "directory") continue;
@@ -31,7 +30,7 @@ export async function writeBackEnrichment(
   const networkUrl = stated?.networkUrl
     ? normalizeNetworkUrl(stated.networkUrl, ctx.settings.network)
     : null;
-  const input: EnrichedFieldsInput = {
+  const fields: EnrichedFieldsInput = {
     personId: person.id,
     email: answer.email,
     fields: {
@@ -49,7 +48,7 @@ export async function writeBackEnrichment(
     sources,
     enrichedAt,
   };
-  await recordEnrichedFields(ctx, input).catch(() =>
+  await recordEnrichedFields(ctx, fields).catch(() =>
     ctx.logger.warn("an enrichment could not be written to the directory")
   );
 }
