@@ -202,11 +202,12 @@ Deno.test(
   },
 );
 
-Deno.test(
-  "enrich: what it stated and wrote back comes back whole from the record alone, every field " +
-    "with its source, also a company the record had none of",
-  DB_TEST,
-  async () => {
+/**
+ * Kari's address enriched with every source up, then again with every source down: the record
+ * the first wrote answers alone, or (when it could not take everything) nothing is answered.
+ */
+async function enrichTwice(record: { companyDomain?: string }) {
+  {
     const email = "kari@fjord.test";
     const gravatar = startFakeGravatar({
       profiles: {
@@ -262,6 +263,7 @@ Deno.test(
         given: "Kari",
         surname: "Nordmann",
         emails: [{ address: email, status: "valid" }],
+        ...record,
       });
       assert.ok(parsed.ok);
       await importPeople(env, [parsed.record]);
@@ -276,21 +278,45 @@ Deno.test(
         brave: ["person.networkUrl"],
       });
 
-      // Every outside source down, the cache past: the record answers alone.
+      // Every outside source down, the cache past.
       await closeSources();
       clock.advance(2 * HOUR);
       const second = (await enrich({ email })).data;
-      assert.equal(second.found, true);
-      assert.equal(second.cached, false);
-      assert.deepEqual(second.person, first.person);
-      assert.deepEqual(second.channels, first.channels);
-      assert.deepEqual(bySource(second.sources), bySource(first.sources));
-      const person = await findPersonByEmail(env, email);
-      assert.equal(person?.company?.name, "Fjordline");
-      assert.equal(person?.fieldSources.companyName.source, "gravatar");
+      return { first, second, person: await findPersonByEmail(env, email) };
     } finally {
       await env.close();
       await closeSources();
     }
+  }
+}
+
+Deno.test(
+  "enrich: what it stated and wrote back comes back whole from the record alone, every field " +
+    "with its source, also a company the record had none of",
+  DB_TEST,
+  async () => {
+    const { first, second, person } = await enrichTwice({});
+    assert.equal(second.found, true);
+    assert.equal(second.cached, false);
+    assert.deepEqual(second.person, first.person);
+    assert.deepEqual(second.channels, first.channels);
+    assert.deepEqual(bySource(second.sources), bySource(first.sources));
+    assert.equal(person?.company?.name, "Fjordline");
+    assert.equal(person?.fieldSources.companyName.source, "gravatar");
+  },
+);
+
+Deno.test(
+  "enrich: a record that could not take a stated field does not answer alone with less",
+  DB_TEST,
+  async () => {
+    // The record's company is known only by another domain: Gravatar's employer is not its name.
+    const { second, person } = await enrichTwice({ companyDomain: "fjordline.test" });
+    assert.equal(person?.company?.name, "fjordline.test");
+    assert.equal(person?.enrichedAt, null, "the record does not answer alone");
+    // The sources are asked again and are down: nothing is answered, rather than less.
+    assert.equal(second.found, false);
+    assert.match(second.reason, /^source-/);
+    assert.equal(second.person, null);
   },
 );
