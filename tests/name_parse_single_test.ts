@@ -284,3 +284,46 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "name parse: a name holding a control character is refused, and the document's pattern says so",
+  DB_TEST,
+  async () => {
+    const env = await createTestEnv();
+    try {
+      const document = await (await env.app.request("/api/v1/openapi.json")).json();
+      const { pattern } = document.components.schemas.ParseNameRequest.properties.name;
+      const documented = new RegExp(pattern, "u");
+      const ws = await createTestWorkspace(env, 10);
+      const parse = async (name: string) => {
+        const res = await env.app.request("/api/v1/name/parse", json(ws.apiKey, { name }));
+        return { status: res.status, body: await res.json() };
+      };
+      for (const name of ["Ada Lovelace", "Sam\tTeller", "Nagy László"]) {
+        assert.ok(documented.test(name), `the pattern admits ${JSON.stringify(name)}`);
+        assert.equal((await parse(name)).status, 200);
+      }
+      for (const name of ["Ada\u0000Lovelace", "Ada Lovelace\u0007", "\u001b[31mAda Lovelace"]) {
+        assert.ok(!documented.test(name), `the pattern refuses ${JSON.stringify(name)}`);
+        const refused = await parse(name);
+        assert.equal(refused.status, 400);
+        assert.equal(refused.body.error.code, "validation_error");
+        assert.equal(refused.body.error.message, "name must not contain control characters");
+      }
+      // A batch refuses such a name as that row's validation_error.
+      const batch = await env.app.request(
+        "/api/v1/name/parse/batch",
+        json(ws.apiKey, { names: ["Ada Lovelace", "Ada\u0007Lovelace"] }, {
+          "Idempotency-Key": "control-batch",
+        }),
+      );
+      const answered = await batch.json();
+      assert.equal(batch.status, 200, JSON.stringify(answered));
+      const rows = answered.data.results;
+      assert.equal(rows[1].error.code, "validation_error");
+      assert.equal(rows[1].error.message, "name must not contain control characters");
+    } finally {
+      await env.close();
+    }
+  },
+);

@@ -1136,7 +1136,7 @@ export interface components {
         };
         ParseNameBatchRequest: {
             /**
-             * @description 1 to 100 names, each answered in order. A blank or over-long name is that row's validation_error
+             * @description 1 to 100 names, each answered in order. A blank or over-long name, or one holding a control character (tab and line breaks excepted), is that row's validation_error
              * @example [
              *       "Ada Lovelace",
              *       "Nagy László",
@@ -1153,7 +1153,7 @@ export interface components {
         };
         ParseNameRequest: {
             /**
-             * @description The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme"), a maiden name or alias after it ("née Smith", "aka Janie") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; an organisation's name ("Acme Inc.") does not split; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")
+             * @description The full name, at most 256 characters, holding no control character (tab and line breaks excepted: they separate words as spaces do). Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme"), a maiden name or alias after it ("née Smith", "aka Janie") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; an organisation's name ("Acme Inc.") does not split; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")
              * @example Dr. Tanaka Hiroshi
              */
             name: string;

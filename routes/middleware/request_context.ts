@@ -1,12 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import {
-  propagation,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from "@opentelemetry/api";
+import { propagation, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Logger } from "../../domain/shared/logger.ts";
 import { withLogFields } from "../../domain/shared/log_context.ts";
 import {

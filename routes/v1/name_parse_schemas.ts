@@ -1,7 +1,7 @@
 /** Request and answer schemas of the two name-parse operations (spec §2.3, §2.4, §4.1, §4.2). */
 import { z } from "@hono/zod-openapi";
 import { MAX_NAME_LENGTH } from "../../domain/name_parse/name_answer.ts";
-import { BalanceSchema, NOT_BLANK } from "../schemas.ts";
+import { BalanceSchema, NOT_BLANK_NO_CONTROL } from "../schemas.ts";
 
 const SPELLING_MESSAGE = "spelling must be as-written or folded";
 export const NAMES_NOT_AN_ARRAY_MESSAGE = "names must be an array of 1 to 100 strings";
@@ -21,12 +21,13 @@ export const ParseNameBodySchema = z.object({
         ? "name is required"
         : "name must be a string",
   }).openapi({
-    // Documented only: the verb checks blank and length and answers its own messages (§4.1).
+    // Documented only: the verb checks blank, control characters and length and answers its own
+    // messages (§4.1).
     minLength: 1,
     maxLength: MAX_NAME_LENGTH,
-    pattern: NOT_BLANK,
+    pattern: NOT_BLANK_NO_CONTROL,
     description:
-      'The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme"), a maiden name or alias after it ("née Smith", "aka Janie") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; an organisation\'s name ("Acme Inc.") does not split; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")',
+      'The full name, at most 256 characters, holding no control character (tab and line breaks excepted: they separate words as spaces do). Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme"), a maiden name or alias after it ("née Smith", "aka Janie") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; an organisation\'s name ("Acme Inc.") does not split; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")',
     example: "Dr. Tanaka Hiroshi",
   }),
   spelling: SpellingSchema,
@@ -49,7 +50,7 @@ export const ParseBatchBodySchema = z.object({
     .max(100, "names must contain at most 100 names")
     .openapi({
       description:
-        "1 to 100 names, each answered in order. A blank or over-long name is that row's validation_error",
+        "1 to 100 names, each answered in order. A blank or over-long name, or one holding a control character (tab and line breaks excepted), is that row's validation_error",
       example: ["Ada Lovelace", "Nagy László", "García Márquez, Gabriel"],
     }),
   spelling: SpellingSchema,
