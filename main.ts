@@ -253,6 +253,12 @@ export async function startService(
   const stop = () =>
     stopping ??= (async () => {
       readiness.stopping();
+      if (config.shutdownDrainMs > 0) {
+        // `/readyz` now answers 503 while everything is still served: a load balancer that polls
+        // it stops sending new requests before the port closes (docs/deployment.md).
+        logger.info("draining", { drainMs: config.shutdownDrainMs });
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      }
       logger.info("stopping");
       // Requests in progress finish (for up to STOP_GRACE_SECONDS) while the runner finishes
       // its page and hands its run back and running cron jobs stop; then the stores close.
@@ -288,8 +294,8 @@ if (import.meta.main) {
   }
   releaseStartupGarbage();
   await stopOnSignals(service.stop, logger, {
-    // The grace for requests in progress, and a second for the runner, the pool and KV.
-    deadlineMs: service.config.stopGraceMs + 1_000,
+    // The drain, the grace for requests in progress, and a second for the runner, the pool and KV.
+    deadlineMs: service.config.shutdownDrainMs + service.config.stopGraceMs + 1_000,
     watchLauncher: service.config.deployment === null,
     launchers,
   });

@@ -71,6 +71,12 @@ export interface Config {
    * to finish before their connections are cut and the process exits.
    */
   stopGraceMs: number;
+  /**
+   * `SHUTDOWN_DRAIN_SECONDS` (default 0): on SIGTERM/SIGINT, how long `/readyz` answers 503 while
+   * requests are still served, before the listener closes and `STOP_GRACE_SECONDS` begins: the
+   * time a load balancer needs to see the instance go unready and stop sending it new requests.
+   */
+  shutdownDrainMs: number;
   prices: PriceTable;
   rateLimits: Record<RateLimitBudget, RateLimitRule>;
   bootstrap: { key: string; points: number } | null;
@@ -705,6 +711,7 @@ export function loadConfig(env: Env): Config {
     secret: env.SVC_SECRET?.trim() || null,
     idleTimeoutMs: seconds(env, "IDLE_TIMEOUT_SECONDS", 75, { min: 0, max: DAY_SECONDS }),
     stopGraceMs: seconds(env, "STOP_GRACE_SECONDS", 4, { min: 0, max: 3600 }),
+    shutdownDrainMs: seconds(env, "SHUTDOWN_DRAIN_SECONDS", 0, { min: 0, max: 3600 }),
     prices,
     rateLimits,
     bootstrap: bootstrapKey

@@ -50,6 +50,8 @@ Deno.test("config: every number has an upper bound, named in a one-line refusal"
       ["IDLE_TIMEOUT_SECONDS", huge],
       ["IDLE_TIMEOUT_SECONDS", "2147484"], // past setTimeout's 2^31 ms: the timer would fire at once
       ["STOP_GRACE_SECONDS", huge],
+      ["SHUTDOWN_DRAIN_SECONDS", huge],
+      ["SHUTDOWN_DRAIN_SECONDS", "-1"],
       ["VERIFY_TIMEOUT_SECONDS", "0"],
       ["VERIFY_TIMEOUT_SECONDS", huge],
       ["VERIFY_LOOKUP_SECONDS", "0"],
@@ -282,6 +284,11 @@ Deno.test("config: METRICS_TOKEN, METRICS_WORKSPACE_LABELS and OTEL_DENO", () =>
   );
   // Deno's own tracing would export each outgoing URL with its query: refused, with the reason.
   assert.throws(() => loadConfig({ OTEL_DENO: "true" }), /OTEL_DENO_TRACING=false/);
+});
+
+Deno.test("config: SHUTDOWN_DRAIN_SECONDS, 0 (no drain) unless set", () => {
+  assert.equal(loadConfig({}).shutdownDrainMs, 0);
+  assert.equal(loadConfig({ SHUTDOWN_DRAIN_SECONDS: "15" }).shutdownDrainMs, 15_000);
 });
 
 Deno.test("config: OTEL_EXPORTER_OTLP_PROTOCOL is honoured or refused by name", () => {

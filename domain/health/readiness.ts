@@ -1,7 +1,8 @@
 /**
  * Whether this instance should get traffic (`GET /readyz`), for load balancers and Deno Deploy:
- * not while it starts, not once it stops (requests in progress still finish), and not while its
- * database cannot be reached. `/healthz` reports the stores; this is the yes/no a balancer reads.
+ * not while it starts, not once it stops (during `SHUTDOWN_DRAIN_SECONDS` every request is still
+ * served; after it, requests in progress still finish), and not while its database cannot be
+ * reached. `/healthz` reports the stores; this is the yes/no a balancer reads.
  */
 import type { DomainContext } from "../context.ts";
 import { probe } from "./check_health.ts";
