@@ -64,6 +64,8 @@ const MAILBOXES = [
   "ada.lovelace@policy.test",
   "ada.lovelace@sender.test",
   "ada.lovelace@limits.test",
+  "info@plain.test",
+  "@mailinator.com",
 ];
 
 const MAIL_DOMAINS = [
@@ -78,6 +80,7 @@ const MAIL_DOMAINS = [
   "policy.test",
   "sender.test",
   "limits.test",
+  "mailinator.com",
 ];
 
 /** dnsmasq's zone: MX records, host addresses, a null MX, a dangling MX; all else NXDOMAIN. */
@@ -99,6 +102,10 @@ function dnsmasqZone(): string[] {
     mx("limits.test", h.errorLimit.name),
     // An MX naming a host that has no address.
     mx("dangling.test", "ghost.dangling.test"),
+    // A throwaway-address service of the disposable list, here a catch-all at mx.plain.test.
+    mx("mailinator.com", h.plain.name),
+    // A typo of gmail.com that exists nowhere: NXDOMAIN, as for every .test name not listed.
+    "--local=/gmial.com/",
     // A null MX (RFC 7505): preference 0, the root name.
     "--dns-rr=nullmx.test,15,000000",
     // No MX: mail goes to the domain's own address.
