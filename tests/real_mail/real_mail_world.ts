@@ -84,7 +84,7 @@ const MAIL_DOMAINS = [
 ];
 
 /** dnsmasq's zone: MX records, host addresses, a null MX, a dangling MX; all else NXDOMAIN. */
-function dnsmasqZone(): string[] {
+function dnsmasqZone(benchDomains: readonly string[]): string[] {
   const h = REAL_HOSTS;
   const mx = (domain: string, host: string, preference = 10) =>
     `--mx-host=${domain},${host},${preference}`;
@@ -110,6 +110,12 @@ function dnsmasqZone(): string[] {
     "--dns-rr=nullmx.test,15,000000",
     // No MX: mail goes to the domain's own address.
     `--host-record=afallback.test,${h.plain.address}`,
+    // Benchmark domains, each its own MX name (the per-host session limit is per name) on the
+    // plain host.
+    ...benchDomains.flatMap((domain) => [
+      mx(domain, `mx.${domain}`),
+      `--host-record=mx.${domain},${h.plain.address}`,
+    ]),
     // The MX hosts' addresses.
     ...Object.values(h).map((host) => `--host-record=${host.name},${host.address}`),
   ];
@@ -174,6 +180,8 @@ export async function startRealMailWorld(options: {
   greylistSeconds: number;
   /** More mailboxes Postfix knows, beyond the suite's own (benchmarks). */
   mailboxes?: readonly string[];
+  /** More mail domains (benchmarks), each with its own MX name on the plain host. */
+  benchDomains?: readonly string[];
 }): Promise<RealMailWorld> {
   // One world at a time on this machine (its addresses and ports are fixed): a second test run
   // or benchmark waits here. The lock goes with the process, so a killed run frees it.
@@ -191,9 +199,15 @@ export async function startRealMailWorld(options: {
   };
   try {
     const tls = await makeCertificates(dir);
-    started.push(await startDnsmasq(dir));
+    const benchDomains = options.benchDomains ?? [];
+    started.push(await startDnsmasq(dir, benchDomains));
     started.push(await startPostgrey(dir, options.greylistSeconds));
-    const postfix = await startPostfix(dir, tls, [...MAILBOXES, ...options.mailboxes ?? []]);
+    const postfix = await startPostfix(
+      dir,
+      tls,
+      [...MAILBOXES, ...options.mailboxes ?? []],
+      benchDomains,
+    );
     started.push(postfix.stop);
     const logFile = join(dir, "postfix.log");
     return {
@@ -213,7 +227,10 @@ export async function startRealMailWorld(options: {
   }
 }
 
-async function startDnsmasq(dir: string): Promise<() => Promise<void>> {
+async function startDnsmasq(
+  dir: string,
+  benchDomains: readonly string[],
+): Promise<() => Promise<void>> {
   const pidFile = join(dir, "dnsmasq.pid");
   const [address, port] = REAL_DNS_SERVER.split(":");
   await mustRun("dnsmasq", [
@@ -227,7 +244,7 @@ async function startDnsmasq(dir: string): Promise<() => Promise<void>> {
     "--local=/test/",
     `--pid-file=${pidFile}`,
     "--user=root",
-    ...dnsmasqZone(),
+    ...dnsmasqZone(benchDomains),
   ]);
   return () => killPidFile(pidFile);
 }
@@ -296,6 +313,7 @@ async function startPostfix(
   dir: string,
   tls: Certificates,
   mailboxes: readonly string[],
+  benchDomains: readonly string[],
 ): Promise<{ stop: () => Promise<void> }> {
   const config = join(dir, "postfix");
   await Deno.mkdir(config);
@@ -308,7 +326,7 @@ async function startPostfix(
     join(config, "sender_reject"),
     `${REAL_HELO_NAME} 550 5.1.8 Domain not found\n`,
   );
-  await Deno.writeTextFile(join(config, "main.cf"), mainCf(dir, config));
+  await Deno.writeTextFile(join(config, "main.cf"), mainCf(dir, config, benchDomains));
   await Deno.writeTextFile(join(config, "master.cf"), masterCf(config, tls));
   await mustRun("postfix", ["-c", config, "check"]);
   await mustRun("postfix", ["-c", config, "start"]);
@@ -329,7 +347,7 @@ async function startPostfix(
   };
 }
 
-function mainCf(dir: string, config: string): string {
+function mainCf(dir: string, config: string, benchDomains: readonly string[]): string {
   return [
     "compatibility_level = 3.6",
     `queue_directory = ${join(dir, "queue")}`,
@@ -360,7 +378,7 @@ function mainCf(dir: string, config: string): string {
     // waits in_flow_delay (1 s) before each next one. A server that delivers mail never runs
     // dry like this, so the test world turns the brake off.
     "in_flow_delay = 0s",
-    `virtual_mailbox_domains = ${MAIL_DOMAINS.join(", ")}`,
+    `virtual_mailbox_domains = ${[...MAIL_DOMAINS, ...benchDomains].join(", ")}`,
     `virtual_mailbox_maps = texthash:${join(config, "mailboxes")}`,
     "smtpd_tls_security_level = none",
     "smtpd_tls_loglevel = 1",
