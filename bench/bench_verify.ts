@@ -192,7 +192,9 @@ try {
       const key = `ours ${ours.get(line.email) ?? "?"} / theirs ${theirs}`;
       side[key] = (side[key] ?? 0) + 1;
       if (line.level) {
-        const reason = `${line.level}: ${String(line.why).replace(/\S+@\S+/g, "<address>")}`;
+        const reason = `${line.level}: ${
+          String(line.why).replace(/\S+@\S+/g, "<address>").replace(/\bmx\.\S+/g, "<MX host>")
+        }`;
         why[reason] = (why[reason] ?? 0) + 1;
       }
       const truth = single.known.has(line.email) ? "valid" : "invalid";
