@@ -50,7 +50,8 @@ export type UnavailableWhy =
 export type VerificationOutcome = OutcomeKinds & {
   /**
    * The domain's mail hosts as the lookup read them (MX names by preference, or the domain itself
-   * on the A/AAAA fallback), when it read them; absent from a remote verifier of an older release.
+   * on the A/AAAA fallback), when it read them; never on `unusable-domain`; absent from a remote
+   * verifier of an older release.
    */
   mailHosts?: string[];
 };

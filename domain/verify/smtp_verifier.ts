@@ -112,8 +112,8 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
   }
 
   /**
-   * The outcomes of `groups` at `domain`, each carrying the mail hosts the lookup read (a known
-   * catch-all answered from the cache reads them from the cache too).
+   * The outcomes of `groups` at `domain`, each but `unusable-domain` carrying the mail hosts the
+   * lookup read (a known catch-all answered from the cache reads them from the cache too).
    */
   async function lookup(
     domain: string,
@@ -123,7 +123,12 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
   ): Promise<VerificationOutcome[]> {
     const outcomes = await lookupAtHosts(domain, groups, signal, progress);
     const mailHosts = progress.mailHosts ?? await cache.readMailHosts(domain);
-    return mailHosts ? outcomes.map((outcome) => ({ ...outcome, mailHosts })) : outcomes;
+    // A domain no mail can reach has no mail hosts to show (its MX names lead nowhere).
+    return mailHosts
+      ? outcomes.map((outcome) =>
+        outcome.kind === "unusable-domain" ? outcome : { ...outcome, mailHosts }
+      )
+      : outcomes;
   }
 
   /** The outcomes of `groups` (each a person's candidates) at `domain`, one per group. */
