@@ -90,9 +90,13 @@ Deno.test("verify: statuses, reasons, checks, evidence and billing", DB_TEST, as
     });
 
     await t.step("the cache keeps no address in KV", async () => {
+      await verify({ email: "grace.hopper@gmial.com" });
+      let entries = 0;
       for await (const entry of env.kv.list({ prefix: ["result_cache", "verify"] })) {
+        entries++;
         assert.ok(!JSON.stringify(entry).includes("grace.hopper"), "no address in a key or value");
       }
+      assert.equal(entries, 2, "the valid verdict and the NXDOMAIN one");
     });
 
     await t.step("a refused mailbox: invalid, mailbox-not-found, billed", async () => {

@@ -36,7 +36,8 @@ const VERDICT_PART: BillablePart = { part: "", price: "verify" };
 /** Outcomes after which a retry with the same Idempotency-Key runs again instead of replaying. */
 const RETRYABLE_STATUSES = new Set(["unknown"]);
 
-type Stored = Omit<VerifyAnswer, "email" | "cached">;
+/** What the cache keeps: nothing of the address (the checks, `didYouMean` included, are re-read). */
+type Stored = Omit<VerifyAnswer, "email" | "cached" | "checks">;
 
 export function isVerdict(answer: Pick<VerifyAnswer, "status" | "reason">): boolean {
   return answer.status !== "unknown" && answer.reason !== "invalid-syntax";
@@ -80,7 +81,8 @@ export async function lookupVerification(
   });
   const known = await cache.get<Stored>(VERIFY_SCOPE, { email: address.email });
   if (known) {
-    // The checks are read again: they cost nothing and follow the lists this release carries.
+    // The checks are read again: they cost nothing, hold the address (`didYouMean`) and follow
+    // the lists this release carries.
     return outcome({ ...known, email: address.email, checks: address.checks, cached: true });
   }
   let verified: VerificationOutcome;
@@ -96,7 +98,7 @@ export async function lookupVerification(
   }
   const answer = answerOf(address, verified);
   if (isVerdict(answer)) {
-    const { email: _email, cached: _cached, ...stored } = answer;
+    const { email: _email, cached: _cached, checks: _checks, ...stored } = answer;
     await cache.set(VERIFY_SCOPE, { email: address.email }, stored satisfies Stored);
   }
   return outcome(answer);
