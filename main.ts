@@ -178,6 +178,7 @@ export async function startService(
       enrichMaxAgeDays: config.enrichMaxAgeDays,
       bulkResultsRetentionDays: config.bulkResultsRetentionDays,
       webhooks: config.webhooks,
+      verifyCacheSeconds: config.verify.cacheSeconds,
     },
   });
   // Endpoints an older instance registered hold their signing secret as is: sealed here.

@@ -47,6 +47,11 @@ export interface LookupSettings {
   bulkResultsRetentionDays: number;
   /** How webhooks are sent (default: https at global addresses, 15 s an attempt). */
   webhooks?: WebhookSettings;
+  /**
+   * Seconds a verify verdict is answered again from KV without SMTP (`VERIFY_CACHE_SECONDS`, the
+   * engine's own window for mail hosts and catch-all verdicts); absent or 0: never.
+   */
+  verifyCacheSeconds?: number;
 }
 
 /**

@@ -77,7 +77,16 @@ export type UnavailableWhy =
   | "unexpected-reply" // a reply that says neither yes, no, later nor "refused" (e.g. 552, 500)
   | "verifier-error"; // the remote verifier could not be asked or answered nonsense
 
-export type VerificationOutcome =
+export type VerificationOutcome = OutcomeKinds & {
+  /**
+   * The domain's mail hosts as the lookup read them (MX names by preference, or the domain itself
+   * on the A/AAAA fallback), when it read them; never on `unusable-domain`; absent from a remote
+   * verifier of an older release.
+   */
+  mailHosts?: string[];
+};
+
+type OutcomeKinds =
   /** A candidate was accepted (250/251) on a domain that rejected the random probe. */
   | { kind: "valid"; address: string; evidence: SmtpEvidence }
   /** Every candidate was rejected (550/551/553 or 5.1.x). */

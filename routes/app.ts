@@ -18,6 +18,7 @@ import { mountNameParseBatch } from "./v1/name_parse_batch.ts";
 import { mountFind } from "./v1/find.ts";
 import { mountNetworkSearch } from "./v1/network_search.ts";
 import { mountEnrichEmail } from "./v1/enrich_email.ts";
+import { mountVerifyEmail } from "./v1/verify_email.ts";
 import { mountLeadSearchStart } from "./v1/lead_search.ts";
 import { mountLeadSearchRun } from "./v1/lead_search_run.ts";
 import { mountLeadSearchCancel } from "./v1/lead_search_cancel.ts";
@@ -89,6 +90,7 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountFind(app, ctx);
   mountNetworkSearch(app, ctx);
   mountEnrichEmail(app, ctx);
+  mountVerifyEmail(app, ctx);
   mountLeadSearchStart(app, ctx);
   mountLeadSearchRun(app, ctx);
   mountLeadSearchCancel(app, ctx);

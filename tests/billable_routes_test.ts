@@ -18,6 +18,8 @@ import {
   withoutRequestId,
 } from "./harness.ts";
 import { importProfiles } from "./profiles.ts";
+import type { Ports } from "../domain/context.ts";
+import type { EmailVerifier } from "../domain/verify/mod.ts";
 
 interface BillableRoute {
   path: string;
@@ -31,7 +33,28 @@ interface BillableRoute {
   refused: { body: unknown; status: number };
   /** Whatever the route needs beforehand (directory records …). */
   setup?(env: TestEnv, workspaceId: string): Promise<void>;
+  /** Outside services over the offline ones. */
+  ports?: Partial<Ports>;
 }
+
+/** A mail server that accepts every address at `mx.analytical.example` but a random probe. */
+const ACCEPTING_VERIFIER: EmailVerifier = {
+  verify: (request) =>
+    Promise.resolve({
+      kind: "valid",
+      address: request.candidates[0],
+      mailHosts: ["mx.analytical.example"],
+      evidence: {
+        mxHost: "mx.analytical.example",
+        provider: "other",
+        smtpCode: 250,
+        enhancedStatus: "2.1.5",
+        encrypted: true,
+        certificateVerified: true,
+        checkedAt: new Date(0).toISOString(),
+      },
+    }),
+};
 
 const ROUTES: BillableRoute[] = [
   {
@@ -93,6 +116,15 @@ const ROUTES: BillableRoute[] = [
     refused: { body: { email: "not an address" }, status: 200 },
     setup: (env) => importProfiles(env),
   },
+  {
+    path: "/api/v1/verify",
+    budget: "find",
+    idempotencyKey: "optional",
+    billed: { email: "ada.lovelace@analytical.example" },
+    other: { email: "  Charles.Babbage@Analytical.example " },
+    refused: { body: { email: "not an address" }, status: 200 },
+    ports: { verifier: ACCEPTING_VERIFIER },
+  },
 ];
 
 function post(env: TestEnv, path: string, body: unknown, headers: Record<string, string>) {
@@ -121,6 +153,7 @@ for (const route of ROUTES) {
       config: {
         rateLimits: { ...DEFAULT_RATE_LIMITS, [route.budget]: { limit: 20, windowSeconds: 60 } },
       },
+      ports: route.ports,
     });
     try {
       const ws = await createTestWorkspace(env, 1000);

@@ -56,6 +56,12 @@ Deno.test(
       assert.equal(profiles.matches.length, 1);
       const enriched = await client.enrichEmail({ email: "ada.lovelace@analytical.example" });
       assert.equal(enriched.found, true);
+      const verified = await client.verify({ email: "not an address" });
+      assert.deepEqual([verified.status, verified.reason, verified.pointsCharged], [
+        "invalid",
+        "invalid-syntax",
+        0,
+      ]);
       const started = await client.leadSearch.start({ count: 2 });
       assert.equal(started.run?.status, "queued");
       const run = await client.leadSearch.get(started.run!.id);
@@ -69,9 +75,9 @@ Deno.test(
 
       // Every lookup carried a key of its own; the free operations none.
       const lookups = sent.filter((r) => r.method === "POST" && !r.path.endsWith("/cancel"));
-      assert.equal(lookups.length, 6);
+      assert.equal(lookups.length, 7);
       assert.ok(lookups.every((r) => r.key && r.key.length >= 16), JSON.stringify(lookups));
-      assert.equal(new Set(lookups.map((r) => r.key)).size, 6);
+      assert.equal(new Set(lookups.map((r) => r.key)).size, 7);
       assert.ok(sent.filter((r) => r.method === "GET").every((r) => r.key === null));
 
       // A key given is the key sent: the same call again is a free replay.

@@ -25,6 +25,7 @@ export const WORLD_PRICES = {
   networkSearch: 5,
   enrich: 10,
   lead: 2,
+  verify: 3,
 };
 
 export interface World {

@@ -89,6 +89,8 @@ export interface TestEnvOptions {
   /** Days a bulk job's rows are kept after it ends (default 30, as the service's). */
   bulkResultsRetentionDays?: number;
   webhooks?: WebhookSettings;
+  /** Seconds a verify verdict is answered from KV (default 3600, the service's default). */
+  verifyCacheSeconds?: number;
   /** Where the work is reported (metrics tests); none by default. */
   telemetry?: Telemetry;
 }
@@ -131,6 +133,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
       enrichMaxAgeDays: options.enrichMaxAgeDays ?? 30,
       bulkResultsRetentionDays: options.bulkResultsRetentionDays ?? 30,
       webhooks: options.webhooks,
+      verifyCacheSeconds: options.verifyCacheSeconds ?? 3600,
     },
   });
   const app = createApp(ctx, options.app);
@@ -166,6 +169,7 @@ export async function createConfiguredTestEnv(
     enrichMaxAgeDays: config.enrichMaxAgeDays,
     bulkResultsRetentionDays: config.bulkResultsRetentionDays,
     verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
+    verifyCacheSeconds: config.verify.cacheSeconds,
     ...options,
     clock,
     ports: { ...ports, ...options.ports },

@@ -108,6 +108,7 @@ Deno.test("http fuzz: bad bodies on every route are 4xx, never 500", DB_TEST, as
         () => ({ firstName: value(), lastName: value(), company: value() }),
       ],
       ["POST", "/api/v1/enrich/email", () => ({ email: value() })],
+      ["POST", "/api/v1/verify", () => ({ email: value() })],
       [
         "POST",
         "/api/v1/lead-search",

@@ -1,6 +1,6 @@
 /**
  * `POST /mcp` driven by the official SDK's Client over Streamable HTTP against a served app: the
- * nine tools are listed with schemas, annotations and costs; each tool answers what its API
+ * ten tools are listed with schemas, annotations and costs; each tool answers what its API
  * operation answers, with the same charges; a replay under the same key is free (across MCP and
  * the API, which share one key space); a missing or bad key is refused before any work; a
  * validation failure is a tool error with the API's message, a refusal a normal result; and the
@@ -33,6 +33,7 @@ const TOOL_NAMES = [
   "get_lead_search_run",
   "cancel_lead_search_run",
   "get_points",
+  "verify_email",
 ];
 
 /** The served app (served_app.ts) with the test's prices. */
@@ -86,7 +87,7 @@ function comparable(value: unknown): unknown {
 }
 
 Deno.test(
-  "mcp: the nine tools, with input and output schemas, annotations and costs",
+  "mcp: the ten tools, with input and output schemas, annotations and costs",
   DB_TEST,
   () =>
     withServedApp({}, async (env, base) => {
@@ -435,6 +436,68 @@ Deno.test(
         assert.equal((await api(env, ws.apiKey, "POST", "/api/v1/find", body)).status, 429);
         assert.equal((await tool(client, "parse_name", { name: "Ada Lovelace" })).isError, false);
         assert.equal(await countCharges(env, ws.workspaceId), 2 + 1);
+      } finally {
+        await client.close();
+      }
+    }),
+);
+
+Deno.test(
+  "mcp: verify_email answers what POST /api/v1/verify answers, billed alike",
+  DB_TEST,
+  () =>
+    withServedApp({
+      config: { prices: { ...PRICES, verify: 2 } },
+      ports: {
+        // A mail server that refuses a random probe and accepts every other address.
+        verifier: {
+          verify: (request) =>
+            Promise.resolve({
+              kind: "valid",
+              address: request.candidates[0],
+              mailHosts: ["mx.analytical.example"],
+              evidence: {
+                mxHost: "mx.analytical.example",
+                provider: "other",
+                smtpCode: 250,
+                enhancedStatus: "2.1.5",
+                encrypted: true,
+                certificateVerified: false,
+                checkedAt: "2026-12-02T00:00:00.000Z",
+              },
+            }),
+        },
+      },
+    }, async (env, base) => {
+      const viaMcp = await createTestWorkspace(env, 100);
+      const viaApi = await createTestWorkspace(env, 100);
+      const client = await connectMcp(base, viaMcp.apiKey);
+      try {
+        const { tools } = await client.listTools();
+        const listing = tools.find((t) => t.name === "verify_email")!;
+        assert.match(listing.description!, /Cost: 2 points per address verified to a verdict/);
+        assert.ok(listing.inputSchema.properties?.email);
+        assert.ok(listing.outputSchema?.properties?.checks);
+        const args = { email: "Ada.Lovelace@analytical.example", idempotencyKey: "v-1" };
+        const fromMcp = await tool(client, "verify_email", args);
+        const fromApi = await api(env, viaApi.apiKey, "POST", "/api/v1/verify", {
+          email: args.email,
+        }, "v-1");
+        assert.equal(fromMcp.isError, false, fromMcp.text);
+        assert.equal(fromMcp.data!.status, "valid");
+        // The second asker of an address within the window is answered from the cache.
+        assert.deepEqual([fromMcp.data!.cached, fromApi.data!.cached], [false, true]);
+        assert.deepEqual(
+          comparable({ ...fromMcp.data, cached: true }),
+          comparable(fromApi.data),
+        );
+        assert.equal(fromMcp.data!.pointsCharged, 2);
+        const replay = await tool(client, "verify_email", args);
+        assert.deepEqual([replay.data!.replay, replay.data!.pointsCharged], [true, 0]);
+        const refused = await tool(client, "verify_email", { email: "" });
+        assert.equal(refused.isError, true);
+        assert.equal(refused.error!.code, "validation_error");
+        assert.ok(!env.logLines.join("\n").includes("lovelace"), "no address in the log");
       } finally {
         await client.close();
       }

@@ -19,6 +19,7 @@ const PRICES: PriceTable = {
   networkSearch: 1,
   enrich: 13,
   lead: 7,
+  verify: 5,
 };
 
 function priceRow(html: string, price: string): string {

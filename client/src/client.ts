@@ -73,6 +73,7 @@ type LookupPath =
   | "/api/v1/find"
   | "/api/v1/network-search"
   | "/api/v1/enrich/email"
+  | "/api/v1/verify"
   | "/api/v1/lead-search";
 type LookupBody<P extends LookupPath> = paths[P]["post"]["requestBody"]["content"][
   "application/json"
@@ -249,6 +250,8 @@ export function createContactDataClient(options: ClientOptions) {
     networkSearch: lookup("/api/v1/network-search"),
     /** Turns an email address into a contact profile. */
     enrichEmail: lookup("/api/v1/enrich/email"),
+    /** Verifies one address: a verdict, the checks, the domain's mail setup, the SMTP evidence. */
+    verify: lookup("/api/v1/verify"),
     leadSearch,
     bulk,
     webhooks,

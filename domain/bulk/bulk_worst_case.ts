@@ -9,5 +9,6 @@ export function rowWorstCase(
   input: BulkRowInput,
 ): number {
   if (operation === "enrich") return ctx.prices.enrich;
+  if (operation === "verify") return ctx.prices.verify;
   return findWorstCase(ctx, (input as { mode: "email" | "company" | "network" }).mode);
 }

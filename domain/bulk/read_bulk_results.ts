@@ -7,7 +7,7 @@
  */
 import type { DomainContext } from "../context.ts";
 import { ServiceError } from "../errors.ts";
-import type { BulkRowInput, JobRowRecord } from "./bulk_job.ts";
+import type { BulkOperation, BulkRowInput, JobRowRecord } from "./bulk_job.ts";
 import { readBulkJob } from "./read_bulk_job.ts";
 
 export interface BulkResultRow {
@@ -23,7 +23,7 @@ const CHUNK = 500;
 export async function readBulkResults(
   ctx: DomainContext,
   input: { workspaceId: string; jobId: string },
-): Promise<{ operation: "find" | "enrich"; rows: AsyncIterable<BulkResultRow[]> }> {
+): Promise<{ operation: BulkOperation; rows: AsyncIterable<BulkResultRow[]> }> {
   const job = await readBulkJob(ctx, input);
   if (job.resultsDeletedAt) {
     throw new ServiceError(

@@ -29,6 +29,8 @@ export interface PriceTable {
   enrich: number;
   /** One delivered lead of a lead-search run. */
   lead: number;
+  /** One address verified to a verdict (`valid`, `invalid`, `catch-all`). */
+  verify: number;
 }
 
 export const RATE_LIMIT_BUDGETS = [
@@ -261,6 +263,7 @@ export const DEFAULT_PRICES: PriceTable = {
   networkSearch: 5,
   enrich: 10,
   lead: 2,
+  verify: defaultVerifyPrice(10),
 };
 
 export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, RateLimitRule> = {
@@ -284,7 +287,17 @@ const PRICE_ENV: Record<keyof PriceTable, string> = {
   networkSearch: "PRICE_NETWORK_SEARCH",
   enrich: "PRICE_ENRICH",
   lead: "PRICE_LEAD",
+  verify: "PRICE_VERIFY",
 };
+
+/**
+ * `PRICE_VERIFY`'s default: a third of the find-email price, rounded to the nearest point, and at
+ * least one point when finding costs anything. Verifying is find's engine without the name: one
+ * address asked instead of a person's candidates (and no directory or pattern work).
+ */
+export function defaultVerifyPrice(findEmail: number): number {
+  return findEmail > 0 ? Math.max(1, Math.round(findEmail / 3)) : 0;
+}
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -685,11 +698,19 @@ export function loadConfig(env: Env): Config {
   if (deployment) checkDeployEnvironment(env, deployment);
   const dataDir = env.DATA_DIR?.trim() || "./data";
   const prices = Object.fromEntries(
-    Object.entries(PRICE_ENV).map(([field, name]) => [
+    Object.entries(PRICE_ENV).filter(([field]) => field !== "verify").map(([field, name]) => [
       field,
       integer(env, name, DEFAULT_PRICES[field as keyof PriceTable], 0, MAX_PRICE),
     ]),
   ) as unknown as PriceTable;
+  // Unset, verifying follows the find-email price it is a third of.
+  prices.verify = integer(
+    env,
+    PRICE_ENV.verify,
+    defaultVerifyPrice(prices.findEmail),
+    0,
+    MAX_PRICE,
+  );
   const rateLimits = Object.fromEntries(
     RATE_LIMIT_BUDGETS.map((budget) => [budget, rateLimit(env, budget)]),
   ) as Record<RateLimitBudget, RateLimitRule>;

@@ -111,12 +111,32 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
     return found.hosts;
   }
 
-  /** The outcomes of `groups` (each a person's candidates) at `domain`, one per group. */
+  /**
+   * The outcomes of `groups` at `domain`, each but `unusable-domain` carrying the mail hosts the
+   * lookup read (a known catch-all answered from the cache reads them from the cache too).
+   */
   async function lookup(
     domain: string,
     groups: readonly (readonly string[])[],
     signal: AbortSignal,
-    progress: { mxHost: string | null; deadlineAt: number },
+    progress: { mxHost: string | null; deadlineAt: number; mailHosts?: string[] },
+  ): Promise<VerificationOutcome[]> {
+    const outcomes = await lookupAtHosts(domain, groups, signal, progress);
+    const mailHosts = progress.mailHosts ?? await cache.readMailHosts(domain);
+    // A domain no mail can reach has no mail hosts to show (its MX names lead nowhere).
+    return mailHosts
+      ? outcomes.map((outcome) =>
+        outcome.kind === "unusable-domain" ? outcome : { ...outcome, mailHosts }
+      )
+      : outcomes;
+  }
+
+  /** The outcomes of `groups` (each a person's candidates) at `domain`, one per group. */
+  async function lookupAtHosts(
+    domain: string,
+    groups: readonly (readonly string[])[],
+    signal: AbortSignal,
+    progress: { mxHost: string | null; deadlineAt: number; mailHosts?: string[] },
   ): Promise<VerificationOutcome[]> {
     const forAll = (outcome: VerificationOutcome) => groups.map(() => outcome);
     const known = await cache.readCatchAll(domain);
@@ -124,6 +144,7 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
 
     const hosts = await mailHostsOf(domain, signal);
     if (!Array.isArray(hosts)) return forAll(hosts);
+    progress.mailHosts = hosts.map((host) => host.name);
 
     // One probe address for the whole lookup: a greylisting retry must ask the same one.
     const probe = known?.catchAll === false ? null : `${randomLocalPart()}@${domain}`;
@@ -202,6 +223,7 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
     const progress = {
       mxHost: null as string | null,
       deadlineAt: Date.now() + config.lookupTimeoutMs,
+      mailHosts: undefined as string[] | undefined,
     };
     const timedOut = (): VerificationOutcome[] =>
       groups.map(() => ({
@@ -216,6 +238,7 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
           certificateVerified: null,
           checkedAt: new Date(clock.now()).toISOString(),
         },
+        ...(progress.mailHosts ? { mailHosts: progress.mailHosts } : {}),
       }));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<VerificationOutcome[]>((resolve) => {

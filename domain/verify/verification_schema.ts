@@ -73,18 +73,22 @@ const evidence = z.object({
   checkedAt: z.string(),
 });
 
+const mailHosts = z.array(z.string()).max(100).optional();
+
 export const verificationOutcomeSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("valid"), address: z.string(), evidence }),
-  z.object({ kind: z.literal("rejected"), evidence }),
-  z.object({ kind: z.literal("catch-all"), evidence }),
+  z.object({ kind: z.literal("valid"), address: z.string(), evidence, mailHosts }),
+  z.object({ kind: z.literal("rejected"), evidence, mailHosts }),
+  z.object({ kind: z.literal("catch-all"), evidence, mailHosts }),
   z.object({
     kind: z.literal("unusable-domain"),
     why: z.enum(UNUSABLE_WHYS),
+    mailHosts,
   }),
   z.object({
     kind: z.literal("unavailable"),
     why: z.enum(UNAVAILABLE_WHYS),
     evidence: evidence.nullable(),
+    mailHosts,
   }),
 ]);
 

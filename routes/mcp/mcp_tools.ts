@@ -83,4 +83,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
     path: "/api/v1/points",
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
+  {
+    name: "verify_email",
+    method: "post",
+    path: "/api/v1/verify",
+    annotations: { ...LOOKUP, openWorldHint: true },
+  },
 ];

@@ -15,9 +15,9 @@ export function mountBulkJobCreate(app: OpenAPIHono<AppEnv>, ctx: DomainContext)
     path: "/api/v1/bulk/jobs",
     operationId: "createBulkJob",
     tags: ["Bulk jobs"],
-    summary: "Start a bulk find or enrich job",
+    summary: "Start a bulk find, enrich or verify job",
     description:
-      "JSON `{operation, rows}` or a CSV body (`Content-Type: text/csv`, a header row naming the fields, `?operation=find|enrich`), up to 10,000 rows. Rows are validated first: a bad row is listed in `invalidRows` with its line and skipped, never charged; exact duplicates are folded. The worst case of every row is reserved (402 `insufficient_credits` with `meta {required, available, shortfall}` when it cannot be); each row is then billed as its single call with the same outcome would be, settled page by page, and what was not used is released at the end. `?dryRun=true` answers the quote alone, free. `Idempotency-Key` is required to start a job (a retry answers the same job).",
+      "JSON `{operation, rows}` or a CSV body (`Content-Type: text/csv`, a header row naming the fields, `?operation=find|enrich|verify`), up to 10,000 rows; a `verify` row is `{email}` (a CSV with an `email` column), its addresses at one domain verified together in shared SMTP sessions. Rows are validated first: a bad row is listed in `invalidRows` with its line and skipped, never charged; exact duplicates are folded. The worst case of every row is reserved (402 `insufficient_credits` with `meta {required, available, shortfall}` when it cannot be); each row is then billed as its single call with the same outcome would be, settled page by page, and what was not used is released at the end. `?dryRun=true` answers the quote alone, free. `Idempotency-Key` is required to start a job (a retry answers the same job).",
     security: API_KEY_SECURITY,
     middleware: keyedAndLimited(ctx, "bulk"),
     "x-body-required": true,
@@ -25,6 +25,7 @@ export function mountBulkJobCreate(app: OpenAPIHono<AppEnv>, ctx: DomainContext)
       { price: "findEmail", per: "find row, as the single call (worst case reserved at start)" },
       { price: "findCompany", per: "find row in company mode, as the single call" },
       { price: "enrich", per: "enrich row, as the single call" },
+      { price: "verify", per: "verify row with a verdict, as the single call" },
     ],
     request: {
       headers: OptionalIdempotencyHeaders,

@@ -2,8 +2,9 @@
  * A bulk job's results as files: JSON lines (one object per row: its input lines, input, state,
  * the operation's answer and what it cost) or CSV (RFC 4180 with a byte-order mark, as the app's
  * other downloads; one line per row with the input's fields, the answer's main fields and the
- * cost). Shared by the API and the app's download.
+ * cost; a verify row has one column per check). Shared by the API and the app's download.
  */
+import type { BulkOperation } from "../../domain/bulk/bulk_job.ts";
 import type { BulkResultRow } from "../../domain/bulk/read_bulk_results.ts";
 import { CSV_BOM, csvLine } from "../app/csv.ts";
 
@@ -24,7 +25,7 @@ const common = {
   cost: ["cost", (row) => String(row.cost)] as Column,
 };
 
-const COLUMNS: Record<"find" | "enrich", Column[]> = {
+const COLUMNS: Record<BulkOperation, Column[]> = {
   find: [
     common.line,
     ["mode", inputField("mode")],
@@ -53,11 +54,37 @@ const COLUMNS: Record<"find" | "enrich", Column[]> = {
     ["reason", answerField("reason")],
     common.cost,
   ],
+  // One column per check, so a sheet can filter on each.
+  verify: [
+    common.line,
+    ["email", inputField("email")],
+    common.state,
+    ["status", answerField("status")],
+    ["reason", answerField("reason")],
+    ["confidence", answerField("confidence")],
+    ["syntax", answerField("checks", "syntax")],
+    ["disposable", answerField("checks", "disposable")],
+    ["role", answerField("checks", "role")],
+    ["freeMail", answerField("checks", "freeMail")],
+    ["didYouMean", answerField("checks", "didYouMean")],
+    ["mxHosts", (row) => {
+      const hosts = (row.answer as { mail?: { mxHosts?: string[] } } | null)?.mail?.mxHosts;
+      return hosts && hosts.length > 0 ? hosts.join(" ") : null;
+    }],
+    ["acceptsMail", answerField("mail", "acceptsMail")],
+    ["provider", answerField("mail", "provider")],
+    ["catchAll", answerField("mail", "catchAll")],
+    ["smtpCode", answerField("verification", "smtpCode")],
+    ["enhancedStatus", answerField("verification", "enhancedStatus")],
+    ["checkedAt", answerField("verification", "checkedAt")],
+    ["cached", answerField("cached")],
+    common.cost,
+  ],
 };
 
 /** The file as a stream of UTF-8 chunks, one per chunk of rows read. */
 export function resultsStream(
-  operation: "find" | "enrich",
+  operation: BulkOperation,
   chunks: AsyncIterable<BulkResultRow[]>,
   format: "csv" | "jsonl",
 ): ReadableStream<Uint8Array> {

@@ -13,6 +13,7 @@ import { ServiceError } from "../../domain/errors.ts";
 import { validationMessage } from "../validation_message.ts";
 import { EnrichBodySchema } from "./enrich_email_schemas.ts";
 import { FindBodySchema, toFindInput } from "./find_schemas.ts";
+import { VerifyBodySchema } from "./verify_email_schemas.ts";
 
 /** Rows one request may submit (before validation and folding). */
 export const MAX_SUBMITTED_ROWS = 10_000;
@@ -32,6 +33,7 @@ export interface ReadRows {
 export const CSV_FIELDS: Record<BulkOperation, readonly string[]> = {
   find: ["mode", "name", "company", "networkUrl"],
   enrich: ["email"],
+  verify: ["email"],
 };
 
 export function tooManyRows(count: number): void {
@@ -96,7 +98,11 @@ export function validateRows(operation: BulkOperation, submitted: SubmittedRow[]
   const byKey = new Map<string, ValidRow>();
   let duplicates = 0;
   for (const { line, fields } of submitted) {
-    const checked = operation === "find" ? checkFindRow(fields) : checkEnrichRow(fields);
+    const checked = operation === "find"
+      ? checkFindRow(fields)
+      : operation === "verify"
+      ? checkVerifyRow(fields)
+      : checkEnrichRow(fields);
     if ("message" in checked) {
       invalid.push({ line, message: checked.message });
       continue;
@@ -143,5 +149,20 @@ function checkEnrichRow(fields: unknown): Checked {
   if (!parsed.success) return { message: validationMessage(parsed.error) };
   const email = normalizeEmail(parsed.data.email);
   if (!email) return { message: "email is not a well-formed address" };
+  return { input: { email }, groupKey: `domain:${email.slice(email.lastIndexOf("@") + 1)}` };
+}
+
+/**
+ * A verify row: an `email` as the single call takes it. A malformed address stays a row (its
+ * answer is `invalid-syntax`, free): a cleaned list keeps every line it was given.
+ */
+function checkVerifyRow(fields: unknown): Checked {
+  if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
+    return { message: "A row must be an object" };
+  }
+  const parsed = VerifyBodySchema.safeParse(fields);
+  if (!parsed.success) return { message: validationMessage(parsed.error) };
+  const email = normalizeEmail(parsed.data.email);
+  if (!email) return { input: { email: parsed.data.email }, groupKey: "syntax:" };
   return { input: { email }, groupKey: `domain:${email.slice(email.lastIndexOf("@") + 1)}` };
 }

@@ -10,21 +10,24 @@ export const JobIdParams = z.object({
 });
 
 export const BulkJobBodySchema = z.object({
-  operation: z.enum(BULK_OPERATIONS, { error: "operation must be find or enrich" }).openapi({
-    description: "What every row asks for",
-    example: "find",
-  }),
+  operation: z.enum(BULK_OPERATIONS, { error: "operation must be find, enrich or verify" }).openapi(
+    {
+      description: "What every row asks for",
+      example: "find",
+    },
+  ),
   rows: z.array(z.unknown(), { error: "rows must be an array" })
     .min(1, "rows must contain at least one row")
     .openapi({
       description:
-        "Up to 10,000 rows, each the operation's own request body (`POST /api/v1/find` or `POST /api/v1/enrich/email`). A row's line is its 1-based position",
+        "Up to 10,000 rows, each the operation's own request body (`POST /api/v1/find`, `POST /api/v1/enrich/email` or `POST /api/v1/verify`). A row's line is its 1-based position",
       example: [{ name: "Ada Lovelace", company: "acme.com" }],
     }),
 }).openapi("BulkJobRequest");
 
 export const BulkJobQuery = z.object({
-  operation: z.enum(BULK_OPERATIONS, { error: "operation must be find or enrich" }).optional()
+  operation: z.enum(BULK_OPERATIONS, { error: "operation must be find, enrich or verify" })
+    .optional()
     .openapi({ description: "The operation of a CSV body (a JSON body names its own)" }),
   dryRun: z.enum(["true", "false"], { error: "dryRun must be true or false" }).optional()
     .openapi({ description: "`true`: answer the quote alone, free; no job is made" }),

@@ -166,7 +166,7 @@ const ResolvedCompanySchema = z.object({
   }),
 }).openapi("ResolvedCompany", { description: "The mail domain searched, and where it came from" });
 
-const VerificationSchema = z.object({
+export const VerificationSchema = z.object({
   method: z.enum(["smtp", "directory"]).openapi({
     description:
       "`smtp`: a mail server answered now; `directory`: our records hold a verification within VERIFIED_EMAIL_MAX_AGE_DAYS",

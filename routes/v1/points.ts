@@ -22,6 +22,9 @@ const PricesSchema = z.object({
   networkSearch: z.number().int().openapi({ description: "Per completed network search" }),
   enrich: z.number().int().openapi({ description: "Per completed email enrichment" }),
   lead: z.number().int().openapi({ description: "Per delivered lead" }),
+  verify: z.number().int().openapi({
+    description: "Per address verified to a verdict (`valid`, `invalid` or `catch-all`)",
+  }),
 }).openapi("Prices");
 
 const PointsSchema = BalanceSchema.extend({

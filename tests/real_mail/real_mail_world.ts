@@ -64,6 +64,8 @@ const MAILBOXES = [
   "ada.lovelace@policy.test",
   "ada.lovelace@sender.test",
   "ada.lovelace@limits.test",
+  "info@plain.test",
+  "@mailinator.com",
 ];
 
 const MAIL_DOMAINS = [
@@ -78,10 +80,11 @@ const MAIL_DOMAINS = [
   "policy.test",
   "sender.test",
   "limits.test",
+  "mailinator.com",
 ];
 
 /** dnsmasq's zone: MX records, host addresses, a null MX, a dangling MX; all else NXDOMAIN. */
-function dnsmasqZone(): string[] {
+function dnsmasqZone(benchDomains: readonly string[]): string[] {
   const h = REAL_HOSTS;
   const mx = (domain: string, host: string, preference = 10) =>
     `--mx-host=${domain},${host},${preference}`;
@@ -99,10 +102,20 @@ function dnsmasqZone(): string[] {
     mx("limits.test", h.errorLimit.name),
     // An MX naming a host that has no address.
     mx("dangling.test", "ghost.dangling.test"),
+    // A throwaway-address service of the disposable list, here a catch-all at mx.plain.test.
+    mx("mailinator.com", h.plain.name),
+    // A typo of gmail.com that exists nowhere: NXDOMAIN, as for every .test name not listed.
+    "--local=/gmial.com/",
     // A null MX (RFC 7505): preference 0, the root name.
     "--dns-rr=nullmx.test,15,000000",
     // No MX: mail goes to the domain's own address.
     `--host-record=afallback.test,${h.plain.address}`,
+    // Benchmark domains, each its own MX name (the per-host session limit is per name) on the
+    // plain host.
+    ...benchDomains.flatMap((domain) => [
+      mx(domain, `mx.${domain}`),
+      `--host-record=mx.${domain},${h.plain.address}`,
+    ]),
     // The MX hosts' addresses.
     ...Object.values(h).map((host) => `--host-record=${host.name},${host.address}`),
   ];
@@ -167,6 +180,8 @@ export async function startRealMailWorld(options: {
   greylistSeconds: number;
   /** More mailboxes Postfix knows, beyond the suite's own (benchmarks). */
   mailboxes?: readonly string[];
+  /** More mail domains (benchmarks), each with its own MX name on the plain host. */
+  benchDomains?: readonly string[];
 }): Promise<RealMailWorld> {
   // One world at a time on this machine (its addresses and ports are fixed): a second test run
   // or benchmark waits here. The lock goes with the process, so a killed run frees it.
@@ -184,9 +199,15 @@ export async function startRealMailWorld(options: {
   };
   try {
     const tls = await makeCertificates(dir);
-    started.push(await startDnsmasq(dir));
+    const benchDomains = options.benchDomains ?? [];
+    started.push(await startDnsmasq(dir, benchDomains));
     started.push(await startPostgrey(dir, options.greylistSeconds));
-    const postfix = await startPostfix(dir, tls, [...MAILBOXES, ...options.mailboxes ?? []]);
+    const postfix = await startPostfix(
+      dir,
+      tls,
+      [...MAILBOXES, ...options.mailboxes ?? []],
+      benchDomains,
+    );
     started.push(postfix.stop);
     const logFile = join(dir, "postfix.log");
     return {
@@ -206,7 +227,10 @@ export async function startRealMailWorld(options: {
   }
 }
 
-async function startDnsmasq(dir: string): Promise<() => Promise<void>> {
+async function startDnsmasq(
+  dir: string,
+  benchDomains: readonly string[],
+): Promise<() => Promise<void>> {
   const pidFile = join(dir, "dnsmasq.pid");
   const [address, port] = REAL_DNS_SERVER.split(":");
   await mustRun("dnsmasq", [
@@ -220,7 +244,7 @@ async function startDnsmasq(dir: string): Promise<() => Promise<void>> {
     "--local=/test/",
     `--pid-file=${pidFile}`,
     "--user=root",
-    ...dnsmasqZone(),
+    ...dnsmasqZone(benchDomains),
   ]);
   return () => killPidFile(pidFile);
 }
@@ -289,6 +313,7 @@ async function startPostfix(
   dir: string,
   tls: Certificates,
   mailboxes: readonly string[],
+  benchDomains: readonly string[],
 ): Promise<{ stop: () => Promise<void> }> {
   const config = join(dir, "postfix");
   await Deno.mkdir(config);
@@ -301,7 +326,7 @@ async function startPostfix(
     join(config, "sender_reject"),
     `${REAL_HELO_NAME} 550 5.1.8 Domain not found\n`,
   );
-  await Deno.writeTextFile(join(config, "main.cf"), mainCf(dir, config));
+  await Deno.writeTextFile(join(config, "main.cf"), mainCf(dir, config, benchDomains));
   await Deno.writeTextFile(join(config, "master.cf"), masterCf(config, tls));
   await mustRun("postfix", ["-c", config, "check"]);
   await mustRun("postfix", ["-c", config, "start"]);
@@ -322,7 +347,7 @@ async function startPostfix(
   };
 }
 
-function mainCf(dir: string, config: string): string {
+function mainCf(dir: string, config: string, benchDomains: readonly string[]): string {
   return [
     "compatibility_level = 3.6",
     `queue_directory = ${join(dir, "queue")}`,
@@ -353,7 +378,7 @@ function mainCf(dir: string, config: string): string {
     // waits in_flow_delay (1 s) before each next one. A server that delivers mail never runs
     // dry like this, so the test world turns the brake off.
     "in_flow_delay = 0s",
-    `virtual_mailbox_domains = ${MAIL_DOMAINS.join(", ")}`,
+    `virtual_mailbox_domains = ${[...MAIL_DOMAINS, ...benchDomains].join(", ")}`,
     `virtual_mailbox_maps = texthash:${join(config, "mailboxes")}`,
     "smtpd_tls_security_level = none",
     "smtpd_tls_loglevel = 1",

@@ -1,5 +1,5 @@
 /**
- * `/app/bulk`: find or enrich for a whole list. A CSV file is uploaded (or rows pasted), the list
+ * `/app/bulk`: find, enrich or verify for a whole list. A CSV file is uploaded (or rows pasted), the list
  * is read as the API reads a CSV body and quoted with the API's verb in its dry-run form (free,
  * nothing kept): rows to answer, rows set aside with their line numbers, duplicates folded, the
  * worst case and the balance. Starting posts the same list back with the quote page's hidden
@@ -63,6 +63,7 @@ const REFILL_BYTES = 256 * 1024;
 const EXAMPLES: Record<BulkOperation, string> = {
   find: "name,company\nAda Lovelace,acme.com\nGrace Hopper,https://www.example.com",
   enrich: "email\nada@acme.com\ngrace@example.com",
+  verify: "email\nada@acme.com\ngrace@example.com",
 };
 
 export function mountBulkPage(web: Hono<WebEnv>, ctx: DomainContext): void {
@@ -227,10 +228,10 @@ async function renderBulkPage(
   return c.html(
     <Page title="Bulk" section="bulk" member={member}>
       <p class="muted lead-intro">
-        Find or enrich email addresses for a whole list, up to 10,000 rows. See what it costs first
-        (free); a started job works in the background, its page shows its progress, and the results
-        download as CSV. Each row is billed exactly as the single call with the same outcome:
-        refusals and domains without mail are free.
+        Find, enrich or verify email addresses for a whole list, up to 10,000 rows. See what it
+        costs first (free); a started job works in the background, its page shows its progress, and
+        the results download as CSV. Each row is billed exactly as the single call with the same
+        outcome: refusals and domains without mail are free.
       </p>
       <BulkStats balance={balance} ctx={ctx} />
       {props.message ? <Notice kind={props.message.kind}>{props.message.body}</Notice> : null}
@@ -257,6 +258,10 @@ function BulkStats(props: { balance: Balance; ctx: DomainContext }) {
         <div class="label">Enrich, a row</div>
         <div class="value">{points(prices.enrich)}</div>
       </div>
+      <div class="stat">
+        <div class="label">Verify, a row</div>
+        <div class="value">{points(prices.verify)}</div>
+      </div>
     </div>
   );
 }
@@ -274,7 +279,7 @@ function ListForm(
         <fieldset class="lead-headcount">
           <legend class="label-text">Operation</legend>
           <div class="lead-checks">
-            {(["find", "enrich"] as const).map((operation) => (
+            {(["find", "enrich", "verify"] as const).map((operation) => (
               <label>
                 <input
                   type="radio"
@@ -310,9 +315,10 @@ function ListForm(
           <span class="hint" id="bulk-list-hint">
             Find: <code>name,company</code> (a domain or website; <code>mode</code> may be{" "}
             <code>company</code> with <code>company</code> a name, or <code>network</code> with{" "}
-            <code>networkUrl</code>). Enrich:{" "}
-            <code>email</code>. The header is line 1; a bad row is reported with its line and never
-            charged.
+            <code>networkUrl</code>). Enrich or verify: <code>email</code>{" "}
+            (verify keeps a malformed address as a row, answered{" "}
+            <code>invalid-syntax</code>, free). The header is line 1; a bad row is reported with its
+            line and never charged.
           </span>
         </div>
         <div>

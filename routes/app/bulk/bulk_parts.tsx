@@ -26,10 +26,11 @@ export const MAX_LIST_BYTES = 8 * 1024 * 1024;
 export const OPERATION_LABELS: Record<BulkOperation, string> = {
   find: "Find email",
   enrich: "Enrich email",
+  verify: "Verify email",
 };
 
 export function operationOf(value: unknown): BulkOperation {
-  return value === "enrich" ? "enrich" : "find";
+  return value === "enrich" || value === "verify" ? value : "find";
 }
 
 /** The rows of a list as the API reads a CSV body (throws `validation_error` as it does). */
@@ -47,7 +48,8 @@ export function JobProgress(props: { job: BulkJob }) {
         <StatusBadge status={job.status} />
         <span class="lead-progress-counts">
           <strong>{points(counts.done)}</strong> of {points(counts.rows)} rows answered{" · "}
-          <strong>{points(counts.found)}</strong> found{" · "}
+          <strong>{points(counts.found)}</strong> {job.operation === "verify" ? "valid" : "found"}
+          {" · "}
           <strong>{points(counts.charged)}</strong> points charged
         </span>
       </div>

@@ -49,6 +49,21 @@ const REASONS: Record<string, string> = {
   "source-timeout": "A source timed out",
   "source-error": "A source failed",
   "internal-error": "Could not be answered",
+  // Verify's reasons (a `valid` row has none).
+  "mailbox-not-found": "Mailbox not found",
+  "domain-not-found": "Domain not found",
+  "null-mx": "Domain takes no mail (null MX)",
+  "no-mail-server": "No mail server",
+  "invalid-syntax": "Not an address",
+  "greylisted": "Greylisted",
+  "sender-rejected": "Our sender was refused",
+  "client-rejected": "Our client was refused",
+  "mail-server-unreachable": "Mail server unreachable",
+  "timeout": "Timed out",
+  "dns-error": "DNS could not answer",
+  "tls-error": "TLS failed",
+  "unexpected-reply": "Unexpected reply",
+  "verifier-unavailable": "Verifier unavailable",
 };
 
 const CANCEL_OUTCOMES: Record<string, Message> = {

@@ -10,6 +10,7 @@ import { mountNameParseTool } from "./name_parse_tool.tsx";
 import { mountFindTool } from "./find_tool.tsx";
 import { mountNetworkSearchTool } from "./network_search_tool.tsx";
 import { mountEnrichTool } from "./enrich_tool.tsx";
+import { mountVerifyTool } from "./verify_tool.tsx";
 
 export function mountTools(web: Hono<WebEnv>, ctx: DomainContext): void {
   mountToolsIndex(web, ctx);
@@ -17,4 +18,5 @@ export function mountTools(web: Hono<WebEnv>, ctx: DomainContext): void {
   mountFindTool(web, ctx);
   mountNetworkSearchTool(web, ctx);
   mountEnrichTool(web, ctx);
+  mountVerifyTool(web, ctx);
 }

@@ -1,4 +1,4 @@
-/** `/app/tools`: the four tools, what each does, and its price from the live price table. */
+/** `/app/tools`: the tools, what each does, and its price from the live price table. */
 import type { Hono } from "hono";
 import type { DomainContext } from "../../../domain/context.ts";
 
@@ -9,6 +9,7 @@ import { ENRICH_PATH } from "./enrich_tool.tsx";
 import { FIND_PATH } from "./find_tool.tsx";
 import { NAME_PARSE_PATH } from "./name_parse_tool.tsx";
 import { NETWORK_SEARCH_PATH } from "./network_search_tool.tsx";
+import { VERIFY_PATH } from "./verify_tool.tsx";
 import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
 
 const per = (price: number, unit: string) =>
@@ -48,6 +49,13 @@ export function mountToolsIndex(web: Hono<WebEnv>, ctx: DomainContext): void {
         what:
           "The person behind an email address: name, title, company, profiles, and who said so.",
         price: per(prices.enrich, "per address"),
+      },
+      {
+        href: VERIFY_PATH,
+        title: "Verify email",
+        what:
+          "Whether an address can receive mail, before you send to it: a verdict, the checks (disposable, role, free mail, a likely typo) and the mail server's reply.",
+        price: per(prices.verify, "per verdict"),
       },
     ];
     return c.html(
