@@ -8,6 +8,7 @@ import { raw } from "hono/html";
 import type { MemberSession } from "../../domain/members/session.ts";
 import { FAVICON } from "../favicon.ts";
 import { ASSET_PATHS } from "./assets.ts";
+import { grouped } from "./numbers.ts";
 
 /**
  * The app's navigation, in order. A new page is one line here: its `section` is what the page
@@ -151,5 +152,5 @@ export function Notice(props: { kind: "error" | "success" | "info"; children: Ch
 
 /** Points, grouped by thousands. */
 export function points(value: number): string {
-  return value.toLocaleString("en-US");
+  return grouped(value);
 }

@@ -33,6 +33,7 @@ import {
   utcTime,
   validated,
 } from "./tool_call.tsx";
+import { confidence } from "../numbers.ts";
 
 export const FIND_PATH = `${TOOLS_PATH}/find`;
 
@@ -256,7 +257,7 @@ function FindAnswerPanel(
         <dt>Status</dt>
         <dd>{STATUS_TEXT[answer.status]}</dd>
         <dt>Confidence</dt>
-        <dd>{answer.confidence.toFixed(2)}</dd>
+        <dd>{confidence(answer.confidence)}</dd>
         <dt>Evidence</dt>
         <dd>{evidence(answer)}</dd>
         {answer.company
