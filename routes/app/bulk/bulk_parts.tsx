@@ -101,8 +101,7 @@ export function InvalidRows(props: { rows: InvalidRow[]; open?: boolean }) {
   return (
     <details class="bulk-invalid" open={props.open ?? false}>
       <summary>
-        {count(props.rows.length, "row")}{" "}
-        set aside (never charged)
+        {count(props.rows.length, "row")} set aside (never charged)
       </summary>
       <ul>
         {shown.map((row) => (

@@ -399,9 +399,7 @@ function FirstRows(props: { job: BulkJob; rows: BulkResultRow[] }) {
           </tbody>
         </table>
       </div>
-      {more > 0
-        ? <p class="muted">{count(more, "more row")} in the download.</p>
-        : null}
+      {more > 0 ? <p class="muted">{count(more, "more row")} in the download.</p> : null}
     </section>
   );
 }

@@ -133,9 +133,8 @@ export async function shortfall(
   return (
     <>
       Not enough points: {counted(count, "lead")} {count === 1 ? "reserves" : "reserve"}{" "}
-      {counted(needed, "point")} and{" "}
-      {points(available)} are available, {points(Math.max(0, needed - available))}{" "}
-      short. Nothing was reserved. {affordable > 0
+      {counted(needed, "point")} and {points(available)} are available,{" "}
+      {points(Math.max(0, needed - available))} short. Nothing was reserved. {affordable > 0
         ? `Ask for ${counted(affordable, "lead")} or fewer, or get more points.`
         : "Get more points to start a run."}
     </>

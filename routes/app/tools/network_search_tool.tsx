@@ -171,8 +171,7 @@ function SearchAnswer(
           ? <span class="badge ok">Match</span>
           : answer.reason
           ? <ReasonBadge reason={answer.reason} />
-          : <span class="badge bad">No match</span>}{" "}
-        {match ? match.name : "No profile found"}
+          : <span class="badge bad">No match</span>} {match ? match.name : "No profile found"}
       </h2>
       {match
         ? (

@@ -111,14 +111,13 @@ export const REASONS: Record<KnownReason, ReasonWords> = {
       "This profile is not known to our directory or the web search, so there is nobody to look up.",
   },
   "invalid-input": {
-    badge: "Not readable",
+    badge: "Invalid input",
     tone: "stop",
     says: "The input could not be read, so nothing was looked up.",
     on: {
       find:
         "The name could not be read as a given name and a surname, so no address could be built from it.",
-      enrich:
-        "This is not a well-formed email address, so nothing was looked up.",
+      enrich: "This is not a well-formed email address, so nothing was looked up.",
     },
   },
   "insufficient-credits": {
