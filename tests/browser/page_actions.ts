@@ -35,6 +35,23 @@ export async function capture(
   options: { openSection?: boolean } = {},
 ): Promise<void> {
   await world.screenshot(page, name);
+  // A live page (a run or job under way) reloads itself when it ends: checks interrupted by
+  // that navigation are made again on the page it became.
+  let problems: string[] = [];
+  for (let attempt = 1;; attempt++) {
+    try {
+      problems = await pageProblems(page, options.openSection ?? true);
+      break;
+    } catch (e) {
+      if (attempt === 3 || !/context was destroyed|navigat/i.test(String(e))) throw e;
+      await page.waitForFunction("document.readyState === 'complete'", { timeout: 15_000 });
+    }
+  }
+  await page.setViewport({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+  assert.deepEqual(problems, [], `${name}: what a person would meet`);
+}
+
+async function pageProblems(page: Page, openSection: boolean): Promise<string[]> {
   const problems: string[] = [];
   for (const viewport of VIEWPORTS) {
     await page.setViewport({ width: viewport.width, height: viewport.height });
@@ -47,11 +64,10 @@ export async function capture(
       problems.push(...(await horizontalOverflow(page)).map((e) => at(`wider than 390 px: ${e}`)));
     }
     problems.push(...(await axeViolations(page)).map(at));
-    problems.push(...(await navigationProblems(page, options.openSection ?? true)).map(at));
+    problems.push(...(await navigationProblems(page, openSection)).map(at));
   }
   problems.push(...await wordingProblems(page));
-  await page.setViewport({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-  assert.deepEqual(problems, [], `${name}: what a person would meet`);
+  return problems;
 }
 
 /** Runs `fetch` inside the page (same origin, the session cookie goes along). */
