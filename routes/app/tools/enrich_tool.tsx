@@ -6,7 +6,6 @@
 import type { Context, Hono } from "hono";
 import type { DomainContext } from "../../../domain/context.ts";
 import { insufficientCredits } from "../../../domain/billing/insufficient_credits.ts";
-import type { EnrichReason } from "../../../domain/enrich/enrich_answer.ts";
 import { enrichEmail, type EnrichResult } from "../../../domain/enrich/enrich_email.ts";
 import { EnrichBodySchema } from "../../v1/enrich_email_schemas.ts";
 import { CsrfField, points } from "../layout.tsx";
