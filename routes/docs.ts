@@ -28,8 +28,9 @@ export const DOCS_CONTENT_SECURITY_POLICY =
  * What keeps the reference free of axe violations (docs/decisions/0031-api-reference-renderer.md):
  * no deep links (each would be a link inside an operation's toggle button), the information
  * block wrapped in a labelled region by a Swagger UI plugin, the group headings announced at
- * level 2 under the document's title, and, in `DOCS_CSS`, colours of at least 4.5:1 and no
- * server picker (the one server is this page's origin, named in the header instead).
+ * level 2 under the document's title (an operation's own headings at 3), code samples and the
+ * request body reachable and labelled for the keyboard, and, in `DOCS_CSS`, colours of at least
+ * 4.5:1 and no server picker (the one server is this page's origin, named in the header instead).
  */
 const INIT_SCRIPT = `// Renders the OpenAPI document of this service with Swagger UI.
 "use strict";
@@ -52,12 +53,27 @@ const LandmarksPlugin = (system) => ({
 });
 
 // Swagger UI titles the document with an <h1>, each group of operations with an <h3> and the
-// schemas with an <h4>: they are announced one level down from the title (level 2).
+// schemas with an <h4>: they are announced one level down from the title (level 2), and the
+// headings inside an operation's description one further (level 3). A code sample that scrolls
+// sideways can be reached by the keyboard to scroll it.
 function levelGroupHeadings() {
-  const selector = "h3.opblock-tag:not([aria-level]), section.models > h4:not([aria-level])";
-  for (const heading of document.querySelectorAll(selector)) {
-    heading.setAttribute("role", "heading");
-    heading.setAttribute("aria-level", "2");
+  const levels = [
+    ["h3.opblock-tag:not([aria-level]), section.models > h4:not([aria-level])", "2"],
+    [".opblock-description-wrapper .renderedMarkdown :is(h1, h2, h3, h4, h5):not([aria-level])", "3"],
+  ];
+  for (const [selector, level] of levels) {
+    for (const heading of document.querySelectorAll(selector)) {
+      heading.setAttribute("role", "heading");
+      heading.setAttribute("aria-level", level);
+    }
+  }
+  const samples = ".highlight-code pre:not([tabindex]), .renderedMarkdown pre:not([tabindex])";
+  for (const sample of document.querySelectorAll(samples)) {
+    sample.setAttribute("tabindex", "0");
+  }
+  // "Try it out"'s request body has no label of its own.
+  for (const body of document.querySelectorAll("textarea.body-param__text:not([aria-label])")) {
+    body.setAttribute("aria-label", "Request body (JSON)");
   }
 }
 new MutationObserver(levelGroupHeadings).observe(document.getElementById("swagger-ui"), {
@@ -230,6 +246,22 @@ body {
 }
 .swagger-ui .scheme-container .schemes {
   justify-content: flex-end;
+}
+.swagger-ui .parameter__in,
+.swagger-ui .parameter__deprecated {
+  color: #5b6576;
+}
+/* The "agate" highlighting's numbers (#d36363 on #333333, 3.4:1) lightened to 5:1. */
+.swagger-ui .microlight span[style*="rgb(211, 99, 99)"] {
+  color: #f08a8a !important;
+}
+.swagger-ui .btn.cancel {
+  color: #b42318;
+  border-color: #b42318;
+}
+.swagger-ui .btn.execute {
+  background-color: #1d5fa8;
+  border-color: #1d5fa8;
 }
 .docs-header .origin {
   color: var(--muted);

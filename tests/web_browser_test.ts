@@ -127,6 +127,12 @@ Deno.test("web app in a browser: sign in, keys, lead search, sign out", TEST, as
       // "Try it out" sends requests to the origin the page was served from, whatever it is.
       assert.equal(await page.$eval("#served-from", (e) => e.textContent), world.base);
       await capture(world, page, "docs", { openSection: false });
+      // An operation opened, with "Try it out": its form, examples and body pass too.
+      await page.click("#operations-Lookups-find .opblock-summary-control");
+      await page.waitForSelector("#operations-Lookups-find .try-out__btn");
+      await page.click("#operations-Lookups-find .try-out__btn");
+      await page.waitForSelector("#operations-Lookups-find textarea.body-param__text");
+      await capture(world, page, "docs-try-it", { openSection: false });
     });
 
     await t.step("lead search: start, watch it complete, export CSV, cancel another", async () => {
