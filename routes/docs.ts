@@ -22,23 +22,89 @@ import { FAVICON } from "./favicon.ts";
 export const DOCS_CONTENT_SECURITY_POLICY =
   "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/** The one place the page's options live: a file, not an inline script (`script-src 'self'`). */
+/**
+ * The one place the page's options live: a file, not an inline script (`script-src 'self'`).
+ *
+ * What keeps the reference free of axe violations (docs/decisions/0031-api-reference-renderer.md):
+ * no deep links (each would be a link inside an operation's toggle button), the information
+ * block wrapped in a labelled region by a Swagger UI plugin, the group headings announced at
+ * level 2 under the document's title (an operation's own headings at 3), code samples and the
+ * request body reachable and labelled for the keyboard, and, in `DOCS_CSS`, colours of at least
+ * 4.5:1 and no server picker (the one server is this page's origin, named in the header instead).
+ */
 const INIT_SCRIPT = `// Renders the OpenAPI document of this service with Swagger UI.
-window.ui = SwaggerUIBundle({
-  url: "/api/v1/openapi.json",
-  dom_id: "#swagger-ui",
-  presets: [SwaggerUIBundle.presets.apis],
-  layout: "BaseLayout",
-  validatorUrl: null,
-  deepLinking: true,
-  tryItOutEnabled: false,
-  requestSnippetsEnabled: true,
-  docExpansion: "list",
-  defaultModelsExpandDepth: 0,
-  displayRequestDuration: true,
-  persistAuthorization: false,
-  syntaxHighlight: { activated: true, theme: "agate" },
+"use strict";
+
+// The document's one server is where this page came from: a request from "Try it out" goes to
+// the origin in the address bar, whatever host, port or proxy serves the reference.
+const servedFrom = globalThis.location.origin;
+
+// The information block (title, description, licence) as a labelled region, so that everything
+// on the page sits in a landmark; the operations are Swagger UI's own <main>.
+const LandmarksPlugin = (system) => ({
+  wrapComponents: {
+    InfoContainer: (Original) => (props) =>
+      system.React.createElement(
+        "section",
+        { "aria-label": "About this API" },
+        system.React.createElement(Original, props),
+      ),
+  },
 });
+
+// Swagger UI titles the document with an <h1>, each group of operations with an <h3> and the
+// schemas with an <h4>: they are announced one level down from the title (level 2), and the
+// headings inside an operation's description one further (level 3). A code sample that scrolls
+// sideways can be reached by the keyboard to scroll it.
+function levelGroupHeadings() {
+  const levels = [
+    ["h3.opblock-tag:not([aria-level]), section.models > h4:not([aria-level])", "2"],
+    [".opblock-description-wrapper .renderedMarkdown :is(h1, h2, h3, h4, h5):not([aria-level])", "3"],
+  ];
+  for (const [selector, level] of levels) {
+    for (const heading of document.querySelectorAll(selector)) {
+      heading.setAttribute("role", "heading");
+      heading.setAttribute("aria-level", level);
+    }
+  }
+  const samples = ".highlight-code pre:not([tabindex]), .renderedMarkdown pre:not([tabindex])";
+  for (const sample of document.querySelectorAll(samples)) {
+    sample.setAttribute("tabindex", "0");
+  }
+  // "Try it out"'s request body has no label of its own.
+  for (const body of document.querySelectorAll("textarea.body-param__text:not([aria-label])")) {
+    body.setAttribute("aria-label", "Request body (JSON)");
+  }
+}
+new MutationObserver(levelGroupHeadings).observe(document.getElementById("swagger-ui"), {
+  childList: true,
+  subtree: true,
+});
+
+fetch("/api/v1/openapi.json", { credentials: "same-origin" })
+  .then((response) => response.json())
+  .then((spec) => {
+    spec.servers = [{ url: servedFrom, description: "This service" }];
+    const named = document.getElementById("served-from");
+    if (named) named.textContent = servedFrom;
+    globalThis.ui = SwaggerUIBundle({
+      spec,
+      dom_id: "#swagger-ui",
+      presets: [SwaggerUIBundle.presets.apis],
+      plugins: [LandmarksPlugin],
+      layout: "BaseLayout",
+      validatorUrl: null,
+      // A deep link puts a link inside each operation's toggle button (nested-interactive).
+      deepLinking: false,
+      tryItOutEnabled: false,
+      requestSnippetsEnabled: true,
+      docExpansion: "list",
+      defaultModelsExpandDepth: 0,
+      displayRequestDuration: true,
+      persistAuthorization: false,
+      syntaxHighlight: { activated: true, theme: "agate" },
+    });
+  });
 `;
 
 /** The page's own header, and Swagger UI fitted to it (widths, narrow screens). */
@@ -127,6 +193,81 @@ body {
   margin: 1rem 0 0.25rem;
   font-size: 14px;
 }
+/* Contrast of at least 4.5:1 for every text Swagger UI draws on colour (WCAG AA). */
+.swagger-ui .opblock .opblock-summary-method {
+  color: #ffffff;
+  text-shadow: none;
+}
+.swagger-ui .opblock.opblock-get .opblock-summary-method {
+  background: #1d5fa8;
+}
+.swagger-ui .opblock.opblock-post .opblock-summary-method {
+  background: #17794b;
+}
+.swagger-ui .opblock.opblock-delete .opblock-summary-method {
+  background: #b42318;
+}
+.swagger-ui .opblock.opblock-put .opblock-summary-method {
+  background: #9a4d00;
+}
+.swagger-ui .opblock.opblock-patch .opblock-summary-method {
+  background: #1f7a70;
+}
+.swagger-ui .info .title small {
+  background: #5b6576;
+}
+.swagger-ui .info .title small.version-stamp {
+  background: #3f6b00;
+}
+.swagger-ui .info .title small pre {
+  color: #ffffff;
+}
+.swagger-ui .info a,
+.swagger-ui .info .link,
+.swagger-ui .info .url,
+.swagger-ui a.nostyle,
+.swagger-ui .markdown a,
+.swagger-ui .renderedMarkdown a {
+  color: #2f5bd3;
+}
+.swagger-ui .btn.authorize {
+  color: #17794b;
+  border-color: #17794b;
+}
+.swagger-ui .btn.authorize span {
+  color: #17794b;
+}
+.swagger-ui .btn.authorize svg {
+  fill: #17794b;
+}
+/* One server, the one this page came from: nothing to choose (the header names it). */
+.swagger-ui .scheme-container .schemes > .schemes-server-container {
+  display: none;
+}
+.swagger-ui .scheme-container .schemes {
+  justify-content: flex-end;
+}
+.swagger-ui .parameter__in,
+.swagger-ui .parameter__deprecated {
+  color: #5b6576;
+}
+/* The "agate" highlighting's numbers (#d36363 on #333333, 3.4:1) lightened to 5:1. */
+.swagger-ui .microlight span[style*="rgb(211, 99, 99)"] {
+  color: #f08a8a !important;
+}
+.swagger-ui .btn.cancel {
+  color: #b42318;
+  border-color: #b42318;
+}
+.swagger-ui .btn.execute {
+  background-color: #1d5fa8;
+  border-color: #1d5fa8;
+}
+.docs-header .origin {
+  color: var(--muted);
+  font-size: 0.9rem;
+  overflow-wrap: anywhere;
+}
 @media (max-width: 760px) {
   .docs-header {
     padding: 0.6rem 0.9rem;
@@ -212,9 +353,10 @@ const PAGE = `<!doctype html>
 <header class="docs-header">
 <a class="back" href="/app">← Back to the app</a>
 <h1><span class="brand-mark" aria-hidden="true">◆</span> Contact data · API reference</h1>
+<span class="origin">Requests go to <span id="served-from">this service</span></span>
 <a class="raw" href="/api/v1/openapi.json">openapi.json</a>
 </header>
-<main id="swagger-ui"><p class="docs-loading">Loading the API reference… It needs JavaScript; the same document is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p></main>
+<div id="swagger-ui"><p class="docs-loading">Loading the API reference… It needs JavaScript; the same document is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p></div>
 </body>
 </html>
 `;

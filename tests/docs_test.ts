@@ -98,7 +98,10 @@ Deno.test(
       assert.ok(bundle.length > 1_000_000 && bundle.includes("SwaggerUIBundle"), "the real bundle");
       assert.ok(bodies.get("/docs/assets/swagger-ui.css")!.includes(".swagger-ui"), "its styles");
       const init = bodies.get("/docs/assets/docs.js")!;
-      assert.match(init, /url: "\/api\/v1\/openapi\.json"/);
+      // The document is fetched and handed over with this page's origin as its one server.
+      assert.match(init, /fetch\("\/api\/v1\/openapi\.json"/);
+      assert.match(init, /spec\.servers = \[\{ url: servedFrom/);
+      assert.match(init, /deepLinking: false/);
       assert.match(init, /validatorUrl: null/);
       assert.match(init, /tryItOutEnabled: false/);
 

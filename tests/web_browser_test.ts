@@ -124,7 +124,15 @@ Deno.test("web app in a browser: sign in, keys, lead search, sign out", TEST, as
       assert.ok(await page.$(".empty"), "removed: the list is empty again");
       await page.goto(`${world.base}/docs`, { waitUntil: "load" });
       await page.waitForSelector(".opblock", { timeout: 15_000 });
-      await capture(world, page, "docs");
+      // "Try it out" sends requests to the origin the page was served from, whatever it is.
+      assert.equal(await page.$eval("#served-from", (e) => e.textContent), world.base);
+      await capture(world, page, "docs", { openSection: false });
+      // An operation opened, with "Try it out": its form, examples and body pass too.
+      await page.click("#operations-Lookups-find .opblock-summary-control");
+      await page.waitForSelector("#operations-Lookups-find .try-out__btn");
+      await page.click("#operations-Lookups-find .try-out__btn");
+      await page.waitForSelector("#operations-Lookups-find textarea.body-param__text");
+      await capture(world, page, "docs-try-it", { openSection: false });
     });
 
     await t.step("lead search: start, watch it complete, export CSV, cancel another", async () => {
@@ -172,6 +180,36 @@ Deno.test("web app in a browser: sign in, keys, lead search, sign out", TEST, as
       await available(world, page);
       assert.ok(await page.$(".chart svg rect"), "a bar for today's spending");
       await capture(world, page, "overview-spending");
+    });
+
+    await t.step("an unknown app address: a 404 page with the navigation", async () => {
+      const response = await page.goto(`${world.base}/app/nope`, { waitUntil: "load" });
+      assert.equal(response?.status(), 404);
+      assert.match(response?.headers()["content-type"] ?? "", /^text\/html/);
+      assert.equal(await page.$eval("html", (e) => e.getAttribute("lang")), "en");
+      assert.ok(await page.$("nav.sidenav"), "the navigation");
+      assert.ok(await page.$("main a[href='/app']"), "a link home");
+      await capture(world, page, "not-found", { openSection: false });
+    });
+
+    await t.step("by keyboard on a phone: skip link first, then every section", async () => {
+      await page.setViewport({ width: 390, height: 844 });
+      await page.goto(`${world.base}/app/ledger`, { waitUntil: "load" });
+      const reached: string[] = [];
+      for (let i = 0; i < 16; i++) {
+        await page.keyboard.press("Tab");
+        reached.push(
+          await page.evaluate("document.activeElement?.textContent?.trim() ?? ''") as string,
+        );
+      }
+      assert.equal(reached[0], "Skip to the page");
+      const labels = await page.$$eval("nav.sidenav a", (links) => links.map((a) => a.textContent));
+      for (const label of labels) assert.ok(reached.includes(label!), `${label} by Tab`);
+      assert.equal(
+        await page.$eval("nav.sidenav a[aria-current=page]", (a) => a.textContent),
+        "Ledger",
+      );
+      await page.setViewport({ width: 1280, height: 800 });
     });
 
     await t.step("sign out", async () => {

@@ -80,6 +80,14 @@ Deno.test("bulk, webhooks and the ledger in a browser", TEST, async (t) => {
       const summary = await runFinished(page);
       assert.match(summary, /Completed/);
       assert.match(summary, /3 of 3 rows answered/);
+      // The first rows beside the download: name, company, address, status.
+      const rows = await page.evaluate(`Array.from(
+        document.querySelectorAll("table.bulk-rows tbody tr"),
+        (tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent),
+      )`) as string[][];
+      assert.equal(rows.length, 3);
+      assert.ok(rows.some((cells) => cells.includes("grace.hopper@acme.test")), "a found address");
+      assert.ok(await page.$(".bulk-first-rows a[href$='/results.csv']"), "the download beside");
       await capture(world, page, "bulk-job");
       const csv = await fetchInPage(page, `${new URL(jobUrl).pathname}/results.csv`);
       assert.equal(csv.status, 200);

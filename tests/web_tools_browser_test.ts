@@ -21,6 +21,14 @@ async function cost(page: Page) {
   }));
 }
 
+/** The answer's badge: its reason and its words. */
+async function badge(page: Page): Promise<string> {
+  return await page.$eval(
+    "[data-answer] h2 .badge",
+    (element) => `${element.getAttribute("data-reason")}: ${element.textContent}`,
+  );
+}
+
 async function availableOnIndex(world: BrowserWorld, page: Page): Promise<number> {
   await page.goto(`${world.base}/app/tools`, { waitUntil: "load" });
   const text = await page.$eval(".tool-intro strong", (element) => element.textContent ?? "");
@@ -122,6 +130,7 @@ Deno.test(
         await fill(page, "#company", "nomail.test");
         await clickAndWait(page, "main form.stack button[type=submit]");
         assert.match(await page.content(), /This domain cannot receive email/);
+        assert.equal(await badge(page), "unusable-domain: No mail domain");
         assert.equal((await cost(page)).pointsCharged, 0);
         await capture(world, page, "tools-find-not-found");
       });
@@ -163,7 +172,20 @@ Deno.test(
         await fill(page, "#email", "not-an-address");
         await clickAndWait(page, "main form.stack button[type=submit]");
         assert.match(await page.content(), /not a well-formed email address/);
+        assert.equal(await badge(page), "invalid-input: Invalid input");
         await capture(world, page, "tools-enrich-refused");
+
+        // An address on the do-not-contact list: refused, with its own badge and the list's link.
+        await page.goto(`${world.base}/app/do-not-contact`, { waitUntil: "load" });
+        await fill(page, "#dnc-entry", "grace.hopper@acme.test");
+        await clickAndWait(page, "form[action='/app/do-not-contact'] button[type=submit]");
+        await page.goto(`${world.base}/app/tools/enrich`, { waitUntil: "load" });
+        await fill(page, "#email", "grace.hopper@acme.test");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.equal(await badge(page), "do-not-contact: Do not contact");
+        assert.ok(await page.$(".tool-reason a[href='/app/do-not-contact']"), "the list's link");
+        assert.equal((await cost(page)).pointsCharged, 0);
+        await capture(world, page, "tools-enrich-do-not-contact");
       });
 
       assert.equal(await availableOnIndex(world, page), balance);

@@ -357,7 +357,8 @@ Deno.test(
             result.data.surname,
             result.data.nickname ?? "",
             result.data.source,
-            String(result.data.confidence),
+            // To two decimals, as every page of the app writes a confidence.
+            (result.data.confidence as number).toFixed(2),
             String(result.data.bothOrders),
             "",
           ]

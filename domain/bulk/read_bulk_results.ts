@@ -64,3 +64,26 @@ export async function readBulkResults(
   }
   return { operation: job.operation, rows: chunks() };
 }
+
+/**
+ * The first rows of a job in input order, for a page to show beside the download: one query of
+ * at most `count` rows, none when the retention sweep deleted them.
+ */
+export async function readFirstBulkResults(
+  ctx: DomainContext,
+  input: { workspaceId: string; jobId: string; count: number },
+): Promise<BulkResultRow[]> {
+  const job = await readBulkJob(ctx, input);
+  if (job.resultsDeletedAt) return [];
+  const rows = await ctx.db.sql<JobRowRecord[]>`
+    SELECT position, lines, input, answer, cost FROM bulk_job_rows
+     WHERE job_id = ${job.id}
+     ORDER BY position LIMIT ${Math.max(0, Math.floor(input.count))}`;
+  return rows.map((row) => ({
+    lines: row.lines,
+    input: row.input,
+    state: row.answer === null ? "pending" : "answered",
+    answer: row.answer,
+    cost: row.cost ?? 0,
+  }));
+}

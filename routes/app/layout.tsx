@@ -8,20 +8,13 @@ import { raw } from "hono/html";
 import type { MemberSession } from "../../domain/members/session.ts";
 import { FAVICON } from "../favicon.ts";
 import { ASSET_PATHS } from "./assets.ts";
+import { grouped } from "./numbers.ts";
 
-export type Section =
-  | "overview"
-  | "ledger"
-  | "tools"
-  | "lead-search"
-  | "bulk"
-  | "do-not-contact"
-  | "keys"
-  | "webhooks"
-  | "prices"
-  | "docs";
-
-const NAVIGATION: { section: Section; href: string; label: string }[] = [
+/**
+ * The app's navigation, in order. A new page is one line here: its `section` is what the page
+ * passes to `Page` so its item is marked as the open one.
+ */
+export const NAVIGATION = [
   { section: "overview", href: "/app", label: "Overview" },
   { section: "ledger", href: "/app/ledger", label: "Ledger" },
   { section: "tools", href: "/app/tools", label: "Tools" },
@@ -32,7 +25,9 @@ const NAVIGATION: { section: Section; href: string; label: string }[] = [
   { section: "webhooks", href: "/app/settings/webhooks", label: "Webhooks" },
   { section: "prices", href: "/app/prices", label: "Prices" },
   { section: "docs", href: "/docs", label: "API reference" },
-];
+] as const satisfies readonly { section: string; href: string; label: string }[];
+
+export type Section = (typeof NAVIGATION)[number]["section"];
 
 function Document(props: { title: string; children: Child }) {
   // The doctype keeps Chromium and every other browser out of quirks mode.
@@ -61,6 +56,7 @@ export function Page(
   return (
     <Document title={props.title}>
       <body>
+        <a class="skip-link" href="#content">Skip to the page</a>
         <header class="topbar">
           <a class="brand" href="/app">
             <span class="brand-mark" aria-hidden="true">◆</span> Contact data
@@ -68,7 +64,7 @@ export function Page(
           <form method="post" action="/app/sign-out" class="signout">
             <CsrfField member={props.member} />
             <a class="who" href="/app/password" title={`${props.member.email}: change password`}>
-              {props.member.email}
+              <span class="visually-hidden">Signed in as</span> {props.member.email}
             </a>
             <button type="submit" class="button subtle">Sign out</button>
           </form>
@@ -85,7 +81,7 @@ export function Page(
               </a>
             ))}
           </nav>
-          <main class="content">
+          <main class="content" id="content" tabindex={-1}>
             <h1>{props.title}</h1>
             {props.children}
           </main>
@@ -123,6 +119,23 @@ export function ErrorPage(props: { title: string; message: string }) {
   );
 }
 
+/** Any address under /app that is no page: the navigation for a member, a way home for all. */
+export function NotFoundPage(props: { member: MemberSession | null }) {
+  const body = (
+    <>
+      <p class="notice error" role="alert">There is no page at this address.</p>
+      <p>
+        It may have been mistyped, or the link that led here is out of date.{" "}
+        <a href="/app">Go to the overview</a>
+        {props.member ? " or choose a section from the navigation." : "."}
+      </p>
+    </>
+  );
+  return props.member
+    ? <Page title="Page not found" section={null} member={props.member}>{body}</Page>
+    : <PlainPage title="Page not found">{body}</PlainPage>;
+}
+
 /** The session's CSRF token, in every form of the app. */
 export function CsrfField(props: { member: MemberSession }) {
   return <input type="hidden" name="_csrf" value={props.member.csrfToken} />;
@@ -139,5 +152,5 @@ export function Notice(props: { kind: "error" | "success" | "info"; children: Ch
 
 /** Points, grouped by thousands. */
 export function points(value: number): string {
-  return value.toLocaleString("en-US");
+  return grouped(value);
 }

@@ -48,7 +48,7 @@ export function lineTitle(line: LedgerLine): string {
     case "run":
       return "Lead-search run";
     case "job":
-      return line.operation === "bulk-enrich" ? "Bulk enrich job" : "Bulk find job";
+      return `${operationName(line.operation)} job`;
     case "reservation":
       return `Reservation: ${operationName(line.operation)}`;
   }

@@ -8,7 +8,9 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { DomainContext } from "../../domain/context.ts";
 import type { AppEnv } from "../app_env.ts";
 import { mountAppAssets } from "./assets.ts";
-import { ErrorPage } from "./layout.tsx";
+import { ErrorPage, NotFoundPage } from "./layout.tsx";
+import { readSession } from "../../domain/members/read_session.ts";
+import { readAppCookie, SESSION_COOKIE } from "./session_cookie.ts";
 import { mountSignIn } from "./sign_in.tsx";
 import { mountChoosePassword } from "./choose_password.tsx";
 import { mountOverview } from "./overview.tsx";
@@ -59,11 +61,14 @@ export function mountWebApp(
   mountLedger(web, ctx);
   mountWebhooks(web, ctx);
 
-  web.notFound((c) => {
+  // Last, after every page: any other address under /app is a page too (the API's JSON 404 is
+  // for /api/…). Hono asks a mounted app's own `notFound` only for the mounting app, so this is
+  // a route. A signed-in member gets the navigation with it; anyone else the way to sign in.
+  web.all("*", async (c) => {
+    const token = readAppCookie(c, SESSION_COOKIE);
+    const member = token ? await readSession(ctx, token) : null;
     c.status(404);
-    return c.html(
-      <ErrorPage title="Page not found" message="There is no page at this address." />,
-    );
+    return c.html(<NotFoundPage member={member?.mustChoosePassword ? null : member} />);
   });
   web.onError((error, c) => {
     ctx.logger.error("web app error", {

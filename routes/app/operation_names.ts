@@ -1,6 +1,9 @@
 /**
- * How the pages call each price-table operation (the ledger's `operation` column holds the
- * price's name). A `Record` over the price table, so a new price cannot go unnamed here.
+ * How the pages call each operation: the price table's names (the ledger's `operation` column
+ * holds a price's name for a single call) and the names the ledger gives the lines of a bulk job
+ * (`bulk-find`, `bulk-enrich`). The price names are a `Record` over the price table, so a new
+ * price cannot go unnamed here; a line whose name this version does not know is shown readably
+ * rather than as an id.
  */
 import type { PriceTable } from "../../domain/config/config.ts";
 
@@ -14,6 +17,12 @@ export const OPERATION_NAMES: Record<keyof PriceTable, string> = {
   verify: "Verify email",
 };
 
+/** Ledger operations that are not prices: what a bulk job's reservation and settlements say. */
+export const LEDGER_OPERATION_NAMES: Record<string, string> = {
+  "bulk-find": "Bulk find",
+  "bulk-enrich": "Bulk enrich",
+};
+
 /** The price names in the price table's order (the order of every list and legend). */
 export const OPERATIONS = Object.keys(OPERATION_NAMES) as (keyof PriceTable)[];
 
@@ -21,8 +30,21 @@ export function isOperation(name: string): name is keyof PriceTable {
   return Object.hasOwn(OPERATION_NAMES, name);
 }
 
-/** A readable name; a name this version does not know (an older posting) is shown as stored. */
+/**
+ * A readable name. One this version does not know (an older posting, or a price added since) is
+ * spelled out from its id: `domainSearch` reads "Domain search", `bulk-verify` "Bulk verify".
+ */
 export function operationName(operation: string | null): string {
   if (operation === null) return "—";
-  return isOperation(operation) ? OPERATION_NAMES[operation] : operation;
+  if (isOperation(operation)) return OPERATION_NAMES[operation];
+  if (Object.hasOwn(LEDGER_OPERATION_NAMES, operation)) return LEDGER_OPERATION_NAMES[operation];
+  return spelledOut(operation);
+}
+
+function spelledOut(id: string): string {
+  const words = id.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(/[-_\s]+/).filter(Boolean)
+    .map((word) => word.toLowerCase());
+  if (words.length === 0) return id;
+  const text = words.join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -50,10 +50,16 @@ const COLOURS: Record<keyof PriceTable, string> = {
   lead: "#b07aa1",
   verify: "#e15759",
 };
+/** A bulk job's lines share its single calls' hue family, a shade apart. */
+const LEDGER_COLOURS: Record<string, string> = {
+  "bulk-find": "#9d5f1f",
+  "bulk-enrich": "#2f6b2a",
+};
 const OTHER_COLOUR = "#9c9c9c";
 
 export function operationColour(operation: string): string {
-  return isOperation(operation) ? COLOURS[operation] : OTHER_COLOUR;
+  if (isOperation(operation)) return COLOURS[operation];
+  return Object.hasOwn(LEDGER_COLOURS, operation) ? LEDGER_COLOURS[operation] : OTHER_COLOUR;
 }
 
 const HEIGHT = 220;

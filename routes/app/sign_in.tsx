@@ -69,7 +69,8 @@ function SignInForm(props: { csrf: string; next: string; email?: string; error?:
         <button type="submit">Sign in</button>
       </form>
       <p class="muted" style="margin-top:1rem">
-        No account? An operator creates members with <code>deno task admin user create</code>.
+        No account yet, or forgotten your password? Ask the owner of your workspace, or whoever runs
+        this service for you: they can add you and send you a one-time password.
       </p>
     </PlainPage>
   );

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { type BrowserWorld, horizontalOverflow, VIEWPORTS } from "./browser_world.ts";
+import { axeViolations, navigationProblems, wordingProblems } from "./page_checks.ts";
 
 /** The password the member chooses after the one-time one. */
 export const MEMBER_PASSWORD = "a long browser passphrase";
@@ -22,13 +23,51 @@ export async function fill(page: Page, selector: string, value: string): Promise
   );
 }
 
-/** Screenshots at both sizes, and nothing wider than the phone's screen. */
-export async function capture(world: BrowserWorld, page: Page, name: string): Promise<void> {
+/**
+ * Screenshots at both sizes, then at each size: nothing wider than the phone's screen, no axe
+ * violation, every navigation item reachable with the open one marked (`openSection: false` for a
+ * page no item stands for), and numbers as a person reads them (browser/page_checks.ts).
+ */
+export async function capture(
+  world: BrowserWorld,
+  page: Page,
+  name: string,
+  options: { openSection?: boolean } = {},
+): Promise<void> {
   await world.screenshot(page, name);
-  await page.setViewport({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
-  const overflow = await horizontalOverflow(page);
+  // A live page (a run or job under way) reloads itself when it ends: checks interrupted by
+  // that navigation are made again on the page it became.
+  let problems: string[] = [];
+  for (let attempt = 1;; attempt++) {
+    try {
+      problems = await pageProblems(page, options.openSection ?? true);
+      break;
+    } catch (e) {
+      if (attempt === 3 || !/context was destroyed|navigat/i.test(String(e))) throw e;
+      await page.waitForFunction("document.readyState === 'complete'", { timeout: 15_000 });
+    }
+  }
   await page.setViewport({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-  assert.deepEqual(overflow, [], `${name}: elements wider than a 390 px screen`);
+  assert.deepEqual(problems, [], `${name}: what a person would meet`);
+}
+
+async function pageProblems(page: Page, openSection: boolean): Promise<string[]> {
+  const problems: string[] = [];
+  for (const viewport of VIEWPORTS) {
+    await page.setViewport({ width: viewport.width, height: viewport.height });
+    // Two frames: app.js marks the tables that scroll after the resize.
+    await page.evaluate(
+      "new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))",
+    );
+    const at = (problem: string) => `${viewport.name}: ${problem}`;
+    if (viewport.name === "phone") {
+      problems.push(...(await horizontalOverflow(page)).map((e) => at(`wider than 390 px: ${e}`)));
+    }
+    problems.push(...(await axeViolations(page)).map(at));
+    problems.push(...(await navigationProblems(page, openSection)).map(at));
+  }
+  problems.push(...await wordingProblems(page));
+  return problems;
 }
 
 /** Runs `fetch` inside the page (same origin, the session cookie goes along). */

@@ -53,3 +53,30 @@ function poll(element) {
 }
 
 document.querySelectorAll("[data-poll-url]").forEach(poll);
+
+// A table wider than its frame scrolls sideways: it becomes a labelled, focusable region (the
+// keyboard can scroll it) and a line under it says so. Checked again when the window resizes.
+function markScrollingTables() {
+  document.querySelectorAll(".table-wrap").forEach((wrap) => {
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    const hint = wrap.nextElementSibling?.classList.contains("scroll-hint")
+      ? wrap.nextElementSibling
+      : null;
+    if (scrolls && !hint) {
+      wrap.setAttribute("tabindex", "0");
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", wrap.dataset.label || "Table");
+      const line = document.createElement("p");
+      line.className = "scroll-hint";
+      line.textContent = "The table is wider than the screen: scroll it sideways.";
+      wrap.after(line);
+    } else if (!scrolls && hint) {
+      wrap.removeAttribute("tabindex");
+      wrap.removeAttribute("role");
+      wrap.removeAttribute("aria-label");
+      hint.remove();
+    }
+  });
+}
+markScrollingTables();
+globalThis.addEventListener("resize", markScrollingTables);

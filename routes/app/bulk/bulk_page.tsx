@@ -40,6 +40,7 @@ import {
   readList,
 } from "./bulk_parts.tsx";
 import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
+import { count } from "../numbers.ts";
 
 type Message = { kind: "error" | "info" | "success"; body: Child };
 
@@ -377,7 +378,7 @@ function QuotePanel(
             <input type="hidden" name="operation" value={values.operation} />
             <input type="hidden" name="list" value={values.text} />
             <button type="submit">
-              Start the job ({points(quote.rows)} rows, reserves {points(quote.worstCase)})
+              Start the job ({count(quote.rows, "row")}, reserves {points(quote.worstCase)})
             </button>
           </form>
         )}

@@ -16,6 +16,7 @@ import { ErrorPage, points } from "../layout.tsx";
 import { inSentence } from "../form_message.ts";
 import { StatusBadge } from "../lead_search/parts.tsx";
 import type { WebEnv } from "../web_env.ts";
+import { count, noun } from "../numbers.ts";
 
 export const BULK_PATH = "/app/bulk";
 export const jobPath = (jobId: string) => `${BULK_PATH}/jobs/${encodeURIComponent(jobId)}`;
@@ -47,16 +48,16 @@ export function JobProgress(props: { job: BulkJob }) {
       <div class="lead-progress-head">
         <StatusBadge status={job.status} />
         <span class="lead-progress-counts">
-          <strong>{points(counts.done)}</strong> of {points(counts.rows)} rows answered{" · "}
+          <strong>{points(counts.done)}</strong> of {count(counts.rows, "row")} answered{" · "}
           <strong>{points(counts.found)}</strong> {job.operation === "verify" ? "valid" : "found"}
           {" · "}
-          <strong>{points(counts.charged)}</strong> points charged
+          <strong>{points(counts.charged)}</strong> {noun(counts.charged, "point")} charged
         </span>
       </div>
       <progress
         max={Math.max(counts.rows, 1)}
         value={counts.rows === 0 ? 1 : counts.done}
-        aria-label={`${counts.done} of ${counts.rows} rows answered`}
+        aria-label={`${counts.done} of ${count(counts.rows, "row")} answered`}
       >
         {percent}%
       </progress>
@@ -102,8 +103,7 @@ export function InvalidRows(props: { rows: InvalidRow[]; open?: boolean }) {
   return (
     <details class="bulk-invalid" open={props.open ?? false}>
       <summary>
-        {points(props.rows.length)} row{props.rows.length === 1 ? "" : "s"}{" "}
-        set aside (never charged)
+        {count(props.rows.length, "row")} set aside (never charged)
       </summary>
       <ul>
         {shown.map((row) => (

@@ -14,7 +14,13 @@ import type { DomainContext } from "../../../domain/context.ts";
 import { type BulkJob, isTerminalJob } from "../../../domain/bulk/bulk_job.ts";
 import { cancelBulkJob } from "../../../domain/bulk/cancel_bulk_job.ts";
 import { readBulkJob } from "../../../domain/bulk/read_bulk_job.ts";
-import { readBulkResults } from "../../../domain/bulk/read_bulk_results.ts";
+import {
+  type BulkResultRow,
+  readBulkResults,
+  readFirstBulkResults,
+} from "../../../domain/bulk/read_bulk_results.ts";
+import { ReasonBadge } from "../tools/reasons.tsx";
+import { count } from "../numbers.ts";
 import { ServiceError } from "../../../domain/errors.ts";
 import { resultsStream } from "../../v1/bulk_results_format.ts";
 import { When } from "../dates.tsx";
@@ -100,8 +106,18 @@ export function mountJobPage(web: Hono<WebEnv>, ctx: DomainContext): void {
     if (limited) return c.html(<ErrorPage title="Slow down" message={limited} />);
     const job = await jobOr404(c, ctx);
     if (job instanceof Response) return job;
+    const firstRows = await readFirstBulkResults(ctx, {
+      workspaceId: c.get("member").workspaceId,
+      jobId: job.id,
+      count: FIRST_ROWS,
+    });
     return c.html(
-      <JobPage job={job} member={c.get("member")} message={await flash(c, ctx, job)} />,
+      <JobPage
+        job={job}
+        firstRows={firstRows}
+        member={c.get("member")}
+        message={await flash(c, ctx, job)}
+      />,
     );
   });
 
@@ -146,7 +162,12 @@ export function mountJobPage(web: Hono<WebEnv>, ctx: DomainContext): void {
       if (job instanceof Response) return job;
       c.status(429);
       return c.html(
-        <JobPage job={job} member={c.get("member")} message={{ kind: "error", body: limited }} />,
+        <JobPage
+          job={job}
+          firstRows={[]}
+          member={c.get("member")}
+          message={{ kind: "error", body: limited }}
+        />,
       );
     }
     try {
@@ -197,7 +218,12 @@ async function flash(
 }
 
 function JobPage(
-  props: { job: BulkJob; member: WebEnv["Variables"]["member"]; message?: Message },
+  props: {
+    job: BulkJob;
+    firstRows: BulkResultRow[];
+    member: WebEnv["Variables"]["member"];
+    message?: Message;
+  },
 ) {
   const { job, member, message } = props;
   const running = !isTerminalJob(job.status);
@@ -244,6 +270,8 @@ function JobPage(
         </div>
         <ResultsRetention job={job} />
       </section>
+
+      {props.firstRows.length > 0 ? <FirstRows job={job} rows={props.firstRows} /> : null}
 
       <div class="lead-run-grid">
         <section class="panel" aria-labelledby="job-details">
@@ -303,6 +331,91 @@ function JobPage(
         </section>
       </div>
     </Page>
+  );
+}
+
+/** How many of a job's rows its page shows; the download has them all. */
+const FIRST_ROWS = 20;
+
+/** What a row of the first-rows table says: who, at which company, the address, the outcome. */
+function rowCells(operation: BulkJob["operation"], row: BulkResultRow) {
+  const input = row.input as unknown as Record<string, unknown>;
+  const answer = (row.answer ?? {}) as Record<string, unknown>;
+  const person = (answer.person ?? {}) as Record<string, unknown>;
+  const company = (answer.company ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => typeof value === "string" && value !== "" ? value : null;
+  if (operation === "find") {
+    return {
+      name: text(input.name) ?? text(input.networkUrl),
+      company: text(input.domain) ?? text(input.companyName) ?? text(company.domain),
+      email: text(answer.email),
+    };
+  }
+  return {
+    name: text(person.name),
+    company: text(person.companyName),
+    email: text(input.email),
+  };
+}
+
+function RowStatus(props: { row: BulkResultRow }) {
+  const { row } = props;
+  if (row.state === "pending") return <span class="badge">Waiting</span>;
+  const answer = row.answer as Record<string, unknown>;
+  if (answer.found === true) {
+    return answer.status === "catch-all" || answer.status === "unknown"
+      ? <span class="badge warn">Found, {String(answer.status)}</span>
+      : <span class="badge ok">Found</span>;
+  }
+  return <ReasonBadge reason={typeof answer.reason === "string" ? answer.reason : "not-found"} />;
+}
+
+function FirstRows(props: { job: BulkJob; rows: BulkResultRow[] }) {
+  const { job, rows } = props;
+  const more = job.counts.rows - rows.length;
+  return (
+    <section class="panel bulk-first-rows" aria-labelledby="job-rows">
+      <div class="section-head">
+        <h2 id="job-rows">
+          {rows.length < job.counts.rows ? `First ${count(rows.length, "row")}` : "Rows"}
+        </h2>
+        <a class="button subtle" href={`${jobPath(job.id)}/results.csv`} download>
+          Download all {count(job.counts.rows, "row")} (CSV)
+        </a>
+      </div>
+      <div class="table-wrap" data-label="The job's first rows">
+        <table class="card-rows bulk-rows">
+          <thead>
+            <tr>
+              <th class="num">Line</th>
+              <th>Name</th>
+              <th>Company</th>
+              <th>Email</th>
+              <th>Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => {
+              const cells = rowCells(job.operation, row);
+              return (
+                <tr data-state={row.state}>
+                  <td class="num" data-label="Line">{row.lines.join(", ")}</td>
+                  <td data-label="Name">{cells.name ?? <span class="muted">—</span>}</td>
+                  <td data-label="Company">{cells.company ?? <span class="muted">—</span>}</td>
+                  <td data-label="Email" class="mono">
+                    {cells.email ?? <span class="muted">—</span>}
+                  </td>
+                  <td data-label="Status">
+                    <RowStatus row={row} />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {more > 0 ? <p class="muted">{count(more, "more row")} in the download.</p> : null}
+    </section>
   );
 }
 

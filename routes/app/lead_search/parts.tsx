@@ -19,6 +19,7 @@ import { ErrorPage, points } from "../layout.tsx";
 import { patiently } from "../patiently.ts";
 import type { WebEnv } from "../web_env.ts";
 import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
+import { count as counted } from "../numbers.ts";
 
 export const LEAD_SEARCH_PATH = "/app/lead-search";
 export const runPath = (runId: string) => `${LEAD_SEARCH_PATH}/runs/${encodeURIComponent(runId)}`;
@@ -131,10 +132,10 @@ export async function shortfall(
   const affordable = price > 0 ? Math.floor(available / price) : count;
   return (
     <>
-      Not enough points: {points(count)} leads reserve {points(needed)} points and{" "}
-      {points(available)} are available, {points(Math.max(0, needed - available))}{" "}
-      short. Nothing was reserved. {affordable > 0
-        ? `Ask for ${points(affordable)} leads or fewer, or get more points.`
+      Not enough points: {counted(count, "lead")} {count === 1 ? "reserves" : "reserve"}{" "}
+      {counted(needed, "point")} and {points(available)} are available,{" "}
+      {points(Math.max(0, needed - available))} short. Nothing was reserved. {affordable > 0
+        ? `Ask for ${counted(affordable, "lead")} or fewer, or get more points.`
         : "Get more points to start a run."}
     </>
   );

@@ -42,6 +42,7 @@ import {
 import { RunProgress } from "./run_progress.tsx";
 import { ContinuePanel, Results } from "./run_results.tsx";
 import { readWorkspaceBalance } from "../../../domain/billing/read_workspace_balance.ts";
+import { count } from "../numbers.ts";
 
 type Message = { kind: "error" | "info" | "success"; body: Child };
 
@@ -312,7 +313,7 @@ async function renderRunPage(c: Context<WebEnv>, ctx: DomainContext, props: RunP
           {run.deliveredCount > 0
             ? (
               <a class="button subtle" href={`${runPath(run.id)}/leads.csv`} download>
-                Export CSV ({points(run.deliveredCount)} leads)
+                Export CSV ({count(run.deliveredCount, "lead")})
               </a>
             )
             : null}

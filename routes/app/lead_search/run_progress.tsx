@@ -6,6 +6,7 @@
 import type { LeadSearchRun } from "../../../domain/lead_search/lead_search_run.ts";
 import { points } from "../layout.tsx";
 import { isActive, StatusBadge } from "./parts.tsx";
+import { count } from "../numbers.ts";
 
 export function RunProgress(props: { run: LeadSearchRun }) {
   const { run } = props;
@@ -15,7 +16,7 @@ export function RunProgress(props: { run: LeadSearchRun }) {
       <div class="lead-progress-head">
         <StatusBadge status={run.status} />
         <span class="lead-progress-counts">
-          <strong>{points(run.deliveredCount)}</strong> of {points(run.count)} leads delivered
+          <strong>{points(run.deliveredCount)}</strong> of {count(run.count, "lead")} delivered
           {" · "}
           <strong>{points(run.creditsCharged)}</strong> points charged
         </span>
@@ -23,7 +24,7 @@ export function RunProgress(props: { run: LeadSearchRun }) {
       <progress
         max={run.count}
         value={run.deliveredCount}
-        aria-label={`${run.deliveredCount} of ${run.count} leads delivered`}
+        aria-label={`${run.deliveredCount} of ${count(run.count, "lead")} delivered`}
       >
         {percent}%
       </progress>
@@ -42,7 +43,7 @@ function statusNote(run: LeadSearchRun): string {
       return "Stopping at its next page. Only the leads already delivered are charged.";
     case "completed":
       return run.deliveredCount === run.count
-        ? `All ${points(run.count)} leads delivered.`
+        ? `All ${count(run.count, "lead")} delivered.`
         : `The directory had no further matches: ${points(run.deliveredCount)} of ${
           points(run.count)
         } delivered. What was not used went back to your balance.`;

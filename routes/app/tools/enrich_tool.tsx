@@ -6,12 +6,12 @@
 import type { Context, Hono } from "hono";
 import type { DomainContext } from "../../../domain/context.ts";
 import { insufficientCredits } from "../../../domain/billing/insufficient_credits.ts";
-import type { EnrichReason } from "../../../domain/enrich/enrich_answer.ts";
 import { enrichEmail, type EnrichResult } from "../../../domain/enrich/enrich_email.ts";
 import { EnrichBodySchema } from "../../v1/enrich_email_schemas.ts";
 import { CsrfField, points } from "../layout.tsx";
 import { memberPage } from "../member_pages.ts";
 import type { WebEnv } from "../web_env.ts";
+import { ReasonBadge, ReasonSentence } from "./reasons.tsx";
 import {
   answerToolForm,
   CostPanel,
@@ -35,22 +35,6 @@ const LABELS = { email: "Email address" };
 interface EnrichValues {
   email: string;
 }
-
-/** Each reason in plain words. */
-export const ENRICH_REASON_TEXT: Record<EnrichReason, string> = {
-  "not-found":
-    "No source knows a person behind this address. The enrichment was completed, so it is charged.",
-  "invalid-input": "This is not a well-formed email address.",
-  "do-not-contact":
-    "This address or its domain is on your do-not-contact list, so nothing was sent to any source.",
-  "insufficient-credits": "Not enough points for this enrichment.",
-  "source-rate-limited":
-    "A source (Gravatar, GitHub or the web search) is limiting our requests right now. Nothing was delivered; try again later.",
-  "source-timeout":
-    "A source (Gravatar, GitHub or the web search) did not answer in time. Nothing was delivered; try again later.",
-  "source-error":
-    "A source (Gravatar, GitHub or the web search) answered with an error. Nothing was delivered; try again later.",
-};
 
 const FIELD_LABELS: Record<string, string> = {
   "person.name": "name",
@@ -155,24 +139,10 @@ function EnrichAnswerPanel(
       <h2 id="enrich-answer">
         {answer.found
           ? <span class="badge ok">Found</span>
-          : <span class="badge bad">Not found</span>}{" "}
+          : <ReasonBadge reason={answer.reason ?? "not-found"} />}{" "}
         <span class="mono tool-url">{answer.email}</span>
       </h2>
-      {answer.reason
-        ? (
-          <p class="tool-reason" data-reason={answer.reason}>
-            {ENRICH_REASON_TEXT[answer.reason]}
-            {answer.reason === "do-not-contact"
-              ? (
-                <>
-                  {" "}
-                  <a href="/app/do-not-contact">See the list</a>.
-                </>
-              )
-              : null}
-          </p>
-        )
-        : null}
+      {answer.reason ? <ReasonSentence tool="enrich" reason={answer.reason} /> : null}
       {person
         ? (
           <dl class="facts tool-facts">

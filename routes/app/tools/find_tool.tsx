@@ -18,6 +18,7 @@ import { FindBodySchema, toFindInput } from "../../v1/find_schemas.ts";
 import { CsrfField, points } from "../layout.tsx";
 import { memberPage } from "../member_pages.ts";
 import type { WebEnv } from "../web_env.ts";
+import { ReasonBadge, ReasonSentence } from "./reasons.tsx";
 import {
   answerToolForm,
   CostPanel,
@@ -32,6 +33,7 @@ import {
   utcTime,
   validated,
 } from "./tool_call.tsx";
+import { confidence } from "../numbers.ts";
 
 export const FIND_PATH = `${TOOLS_PATH}/find`;
 
@@ -214,31 +216,6 @@ function FindFields(props: { values: FindValues }) {
   );
 }
 
-/** Each reason in plain words: what happened, and whether trying again can help. */
-export const FIND_REASON_TEXT: Record<FindReason, string> = {
-  "not-found":
-    "The company’s mail server rejected every likely address for this person. The lookup was completed, so it is charged.",
-  "catch-all":
-    "The company’s mail server accepts every address, so no address can be confirmed for this person. The lookup was completed, so it is charged.",
-  "unusable-domain":
-    "This domain cannot receive email from the internet: it does not exist, has no mail server (or only one on an internal network address), or says it takes no mail. No email search ran.",
-  "free-mail-domain":
-    "This is a free mailbox provider (such as gmail.com): anyone can open an address there, so no work email can be found at it, and a guess would be someone else’s personal mailbox. No email search ran.",
-  "disposable-domain":
-    "This is a throwaway-address service: nobody’s work email lives there. No email search ran.",
-  "do-not-contact":
-    "This person or domain is on your workspace’s do-not-contact list, so no address is looked up or delivered. Nothing was charged.",
-  "verification-unavailable":
-    "The check could not be made right now: the domain’s DNS could not answer, or the mail server delayed or blocked us, could not be reached or did not answer in time (or the company lookup did not answer). Nothing was charged for the email; try again later.",
-  "company-not-found":
-    "No web domain was found for this company name, so no email search ran. Looking up the company is charged.",
-  "profile-not-found":
-    "This profile is not known to our directory or the web search, so there is nobody to look up.",
-  "invalid-input":
-    "The name could not be read as a given name and a surname, so no address could be built from it.",
-  "insufficient-credits": "Not enough points for this lookup. Nothing was charged.",
-};
-
 const STATUS_TEXT: Record<FoundEmail["status"], string> = {
   valid: "Valid: delivered to this person",
   invalid: "Invalid: every likely address was rejected, or the domain takes no mail",
@@ -255,7 +232,7 @@ function FindAnswerPanel(
       <h2 id="find-answer">
         {answer.found
           ? <span class="badge ok">Found</span>
-          : <span class="badge bad">Not found</span>}{" "}
+          : <ReasonBadge reason={answer.reason ?? "not-found"} />}{" "}
         {answer.found ? "A verified address" : "No verified address"}
       </h2>
       {answer.found && answer.email
@@ -272,15 +249,15 @@ function FindAnswerPanel(
           </div>
         )
         : (
-          <p class="tool-reason" data-reason={answer.reason ?? ""}>
-            {answer.reason ? FIND_REASON_TEXT[answer.reason] : "No address was delivered."}
-          </p>
+          answer.reason
+            ? <ReasonSentence tool="find" reason={answer.reason} />
+            : <p class="tool-reason" data-reason="">No address was delivered.</p>
         )}
       <dl class="facts tool-facts">
         <dt>Status</dt>
         <dd>{STATUS_TEXT[answer.status]}</dd>
         <dt>Confidence</dt>
-        <dd>{answer.confidence.toFixed(2)}</dd>
+        <dd>{confidence(answer.confidence)}</dd>
         <dt>Evidence</dt>
         <dd>{evidence(answer)}</dd>
         {answer.company

@@ -37,6 +37,7 @@ import {
   type ToolState,
   validated,
 } from "./tool_call.tsx";
+import { confidence } from "../numbers.ts";
 
 export const NAME_PARSE_PATH = `${TOOLS_PATH}/name-parse`;
 export const NAME_LIST_PATH = `${NAME_PARSE_PATH}/list`;
@@ -265,7 +266,7 @@ function NameFacts(props: { answer: NameAnswer }) {
       <dd>
         {answer.confidence === null
           ? <span class="muted">— (no model loaded)</span>
-          : answer.confidence.toFixed(2)}
+          : confidence(answer.confidence)}
       </dd>
       <dt>Order</dt>
       <dd>
@@ -435,7 +436,7 @@ function BatchAnswer(
                         {row.data.bothOrders ? <span class="badge warn">either order</span> : null}
                       </td>
                       <td class="num">
-                        {row.data.confidence === null ? "—" : row.data.confidence.toFixed(2)}
+                        {confidence(row.data.confidence)}
                       </td>
                     </>
                   )

@@ -5,6 +5,7 @@
  */
 import type { BatchRow } from "../../../domain/name_parse/parse_names_batch.ts";
 import { csvFile } from "../csv.ts";
+import { confidence } from "../numbers.ts";
 
 export const NAMES_CSV_COLUMNS = [
   "name",
@@ -29,7 +30,7 @@ export function namesCsv(names: readonly string[], rows: readonly BatchRow[]): s
           row.data.surname,
           row.data.nickname,
           row.data.source,
-          row.data.confidence === null ? null : String(row.data.confidence),
+          row.data.confidence === null ? null : confidence(row.data.confidence),
           String(row.data.bothOrders),
           null,
         ]

@@ -14,6 +14,7 @@ import { NetworkSearchBodySchema } from "../../v1/network_search_schemas.ts";
 import { CsrfField, points } from "../layout.tsx";
 import { memberPage } from "../member_pages.ts";
 import type { WebEnv } from "../web_env.ts";
+import { ReasonBadge, ReasonSentence } from "./reasons.tsx";
 import { FIND_PATH } from "./find_tool.tsx";
 import {
   answerToolForm,
@@ -39,9 +40,6 @@ interface SearchValues {
   lastName: string;
   company: string;
 }
-
-export const SEARCH_UNAVAILABLE_TEXT =
-  "The web search could not answer right now (it was busy, failed or did not answer in time). Nothing was charged; try again later.";
 
 export function mountNetworkSearchTool(web: Hono<WebEnv>, ctx: DomainContext): void {
   web.get("/tools/network-search", memberPage(ctx), (c) =>
@@ -169,8 +167,11 @@ function SearchAnswer(
   return (
     <section class="panel" aria-labelledby="search-answer" data-answer="network-search">
       <h2 id="search-answer">
-        {match ? <span class="badge ok">Match</span> : <span class="badge bad">No match</span>}{" "}
-        {match ? match.name : "No profile found"}
+        {match
+          ? <span class="badge ok">Match</span>
+          : answer.reason
+          ? <ReasonBadge reason={answer.reason} />
+          : <span class="badge bad">No match</span>} {match ? match.name : "No profile found"}
       </h2>
       {match
         ? (
@@ -210,11 +211,14 @@ function SearchAnswer(
           </>
         )
         : (
-          <p class="tool-reason" data-reason={answer.reason ?? ""}>
-            {answer.reason === "search-unavailable"
-              ? SEARCH_UNAVAILABLE_TEXT
-              : "No profile matched this name (and employer) closely enough. The search was completed, so it is charged."}
-          </p>
+          answer.reason
+            ? <ReasonSentence tool="network-search" reason={answer.reason} />
+            : (
+              <p class="tool-reason" data-reason="">
+                No profile matched this name (and employer) closely enough. The search was
+                completed, so it is charged.
+              </p>
+            )
         )}
       {answer.cached
         ? <p class="muted">Answered from a recent identical search (charged like a new one).</p>
