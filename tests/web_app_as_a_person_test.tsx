@@ -176,7 +176,13 @@ Deno.test("operation names: every operation, and a bulk job's lines, read as wor
   assert.equal(operationName("bulk-find"), "Bulk find");
   assert.equal(operationName("bulk-enrich"), "Bulk enrich");
   assert.equal(operationName("domainSearch"), "Domain search", "a price added later reads too");
-  assert.equal(operationName("verify"), "Verify");
+  assert.equal(operationName("verify"), "Verify email");
+  assert.equal(operationName("bulk-verify"), "Bulk verify");
+  assert.equal(
+    operationName("someNewThing"),
+    "Some new thing",
+    "an operation added later reads too",
+  );
   assert.notEqual(operationColour("bulk-find"), operationColour("never-heard-of"));
 });
 

@@ -1,7 +1,7 @@
 /**
  * How the pages call each operation: the price table's names (the ledger's `operation` column
  * holds a price's name for a single call) and the names the ledger gives the lines of a bulk job
- * (`bulk-find`, `bulk-enrich`). The price names are a `Record` over the price table, so a new
+ * (`bulk-find`, `bulk-enrich`, `bulk-verify`). The price names are a `Record` over the price table, so a new
  * price cannot go unnamed here; a line whose name this version does not know is shown readably
  * rather than as an id.
  */
@@ -21,6 +21,7 @@ export const OPERATION_NAMES: Record<keyof PriceTable, string> = {
 export const LEDGER_OPERATION_NAMES: Record<string, string> = {
   "bulk-find": "Bulk find",
   "bulk-enrich": "Bulk enrich",
+  "bulk-verify": "Bulk verify",
 };
 
 /** The price names in the price table's order (the order of every list and legend). */
@@ -32,7 +33,7 @@ export function isOperation(name: string): name is keyof PriceTable {
 
 /**
  * A readable name. One this version does not know (an older posting, or a price added since) is
- * spelled out from its id: `domainSearch` reads "Domain search", `bulk-verify` "Bulk verify".
+ * spelled out from its id: `domainSearch` reads "Domain search".
  */
 export function operationName(operation: string | null): string {
   if (operation === null) return "—";

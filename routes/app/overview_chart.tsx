@@ -54,6 +54,7 @@ const COLOURS: Record<keyof PriceTable, string> = {
 const LEDGER_COLOURS: Record<string, string> = {
   "bulk-find": "#9d5f1f",
   "bulk-enrich": "#2f6b2a",
+  "bulk-verify": "#a3282a",
 };
 const OTHER_COLOUR = "#9c9c9c";
 
