@@ -25,6 +25,7 @@ export const WORLD_PRICES = {
   networkSearch: 5,
   enrich: 10,
   lead: 2,
+  domainSearch: 10,
 };
 
 export interface World {

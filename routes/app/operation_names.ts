@@ -11,6 +11,7 @@ export const OPERATION_NAMES: Record<keyof PriceTable, string> = {
   networkSearch: "Network search",
   enrich: "Enrich email",
   lead: "Lead search",
+  domainSearch: "Domain search",
 };
 
 /** The price names in the price table's order (the order of every list and legend). */

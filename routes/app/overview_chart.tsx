@@ -48,6 +48,7 @@ const COLOURS: Record<keyof PriceTable, string> = {
   networkSearch: "#76b7b2",
   enrich: "#59a14f",
   lead: "#b07aa1",
+  domainSearch: "#ff9da7",
 };
 const OTHER_COLOUR = "#9c9c9c";
 

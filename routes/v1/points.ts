@@ -22,6 +22,9 @@ const PricesSchema = z.object({
   networkSearch: z.number().int().openapi({ description: "Per completed network search" }),
   enrich: z.number().int().openapi({ description: "Per completed email enrichment" }),
   lead: z.number().int().openapi({ description: "Per delivered lead" }),
+  domainSearch: z.number().int().openapi({
+    description: "Per domain-search page that delivers at least one verified email",
+  }),
 }).openapi("Prices");
 
 const PointsSchema = BalanceSchema.extend({
