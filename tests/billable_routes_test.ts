@@ -93,6 +93,29 @@ const ROUTES: BillableRoute[] = [
     refused: { body: { email: "not an address" }, status: 200 },
     setup: (env) => importProfiles(env),
   },
+  {
+    path: "/api/v1/domain-search",
+    budget: "domain_search",
+    idempotencyKey: "optional",
+    // Pages with a recently verified address of the directory (billed); free mail is refused.
+    billed: { domain: "analytical.example" },
+    other: { domain: "https://analytical.example/team", limit: 1 },
+    refused: { body: { domain: "gmail.com" }, status: 200 },
+    setup: async (env) => {
+      for (const [given, surname] of [["Ada", "Lovelace"], ["Charles", "Babbage"]]) {
+        await recordVerifiedEmail(env, {
+          fullName: `${given} ${surname}`,
+          given,
+          surname,
+          domain: "analytical.example",
+          companyName: "Analytical Engines",
+          address: `${given}.${surname}@analytical.example`.toLowerCase(),
+          status: "valid",
+          verifiedAt: new Date(env.clock.now()),
+        });
+      }
+    },
+  },
 ];
 
 function post(env: TestEnv, path: string, body: unknown, headers: Record<string, string>) {
