@@ -9,6 +9,7 @@
  * search's job-title filter reads them (Postgres' `simple` text search, case ignored).
  */
 import type { DbContext } from "../context.ts";
+import type { Sql } from "../stores/database.ts";
 import type { Department, Seniority } from "../directory/person_vocabulary.ts";
 import type { DomainPerson } from "./domain_search_answer.ts";
 
@@ -53,16 +54,7 @@ export async function readDomainPeople(
   },
 ): Promise<DomainPeoplePage> {
   const { sql } = ctx.db;
-  const f = input.filters;
-  const where = [sql`p.company_id = ${input.companyId}`];
-  if (input.hidden.length > 0) where.push(sql`p.id <> ALL(${input.hidden as string[]}::text[])`);
-  if (f.department?.length) where.push(sql`p.department = ANY(${f.department}::text[])`);
-  if (f.seniority?.length) where.push(sql`p.seniority = ANY(${f.seniority}::text[])`);
-  if (f.title?.length) {
-    where.push(sql`to_tsvector('simple'::regconfig, coalesce(p.title, ''))
-                     @@ to_tsquery('simple'::regconfig, ${f.title.join(" & ")})`);
-  }
-  const conditions = where.reduce((all, condition) => sql`${all} AND ${condition}`);
+  const conditions = conditionsOf(sql, input);
   const after = input.after === null ? sql`TRUE` : sql`p.id > ${input.after}`;
   const [rows, [{ total }]] = await Promise.all([
     sql<PersonRow[]>`
@@ -84,6 +76,50 @@ export async function readDomainPeople(
     total,
     next: rows.length > input.limit ? page[page.length - 1].id : null,
   };
+}
+
+/** The filters of a search as one SQL condition on `people p` (its company, less the hidden). */
+function conditionsOf(
+  sql: Sql,
+  input: { companyId: string; filters: DomainPeopleFilters; hidden: readonly string[] },
+) {
+  const f = input.filters;
+  const where = [sql`p.company_id = ${input.companyId}`];
+  if (input.hidden.length > 0) where.push(sql`p.id <> ALL(${input.hidden as string[]}::text[])`);
+  if (f.department?.length) where.push(sql`p.department = ANY(${f.department}::text[])`);
+  if (f.seniority?.length) where.push(sql`p.seniority = ANY(${f.seniority}::text[])`);
+  if (f.title?.length) {
+    where.push(sql`to_tsvector('simple'::regconfig, coalesce(p.title, ''))
+                     @@ to_tsquery('simple'::regconfig, ${f.title.join(" & ")})`);
+  }
+  return where.reduce((all, condition) => sql`${all} AND ${condition}`);
+}
+
+/**
+ * The names of the people a search finds who have no address verified within the window, in id
+ * order, at most `limit`: what "find the rest" sends to a bulk find.
+ */
+export async function readPeopleWithoutEmail(
+  ctx: DbContext,
+  input: {
+    companyId: string;
+    domain: string;
+    filters: DomainPeopleFilters;
+    hidden: readonly string[];
+    verifiedSince: Date;
+    limit: number;
+  },
+): Promise<string[]> {
+  const { sql } = ctx.db;
+  const rows = await sql<{ full_name: string }[]>`
+    SELECT p.full_name FROM people p
+     WHERE ${conditionsOf(sql, input)}
+       AND NOT EXISTS (SELECT 1 FROM person_emails e
+                        WHERE e.person_id = p.id AND e.domain = ${input.domain}
+                          AND e.status = 'valid' AND e.verified_at >= ${input.verifiedSince})
+     ORDER BY p.id
+     LIMIT ${input.limit}`;
+  return rows.map((r) => r.full_name);
 }
 
 function toPerson(r: PersonRow): DomainPerson & { id: string } {

@@ -13,6 +13,7 @@ export type Section =
   | "overview"
   | "ledger"
   | "tools"
+  | "domain-search"
   | "lead-search"
   | "bulk"
   | "do-not-contact"
@@ -25,6 +26,7 @@ const NAVIGATION: { section: Section; href: string; label: string }[] = [
   { section: "overview", href: "/app", label: "Overview" },
   { section: "ledger", href: "/app/ledger", label: "Ledger" },
   { section: "tools", href: "/app/tools", label: "Tools" },
+  { section: "domain-search", href: "/app/domain-search", label: "Domain search" },
   { section: "lead-search", href: "/app/lead-search", label: "Lead search" },
   { section: "bulk", href: "/app/bulk", label: "Bulk" },
   { section: "do-not-contact", href: "/app/do-not-contact", label: "Do-not-contact" },
