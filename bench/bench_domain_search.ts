@@ -1,0 +1,188 @@
+/**
+ * `deno task bench:domain-search`: domain search and its count on a directory of
+ * BENCH_DS_PEOPLE demo people (default 1,000,000; about 47,000 at each of the 20 demo companies
+ * with a domain). Prints
+ *   1. how long `admin demo --people N` took (skipped with BENCH_DS_SKIP_DEMO=1, reusing a
+ *      directory already loaded);
+ *   2. over HTTP against the real service (`main.ts` as its own process), one request at a time:
+ *      the p50/p95 of a domain-search page (25 and 100 people, walked page by page with the
+ *      cursor, with and without department/seniority/title filters, at random demo domains) and
+ *      of the free count (`GET /api/v1/domain-search/count`), first as loaded (a new Postgres
+ *      database has no statistics until ANALYZE), then after ANALYZE when there were none.
+ *
+ * Postgres when DATABASE_URL is set, else embedded PGlite under a temporary DATA_DIR.
+ * Figures only; nothing here asserts a time.
+ */
+import { openDatabase, type Sql } from "../domain/stores/database.ts";
+import { DEMO_COMPANIES } from "../domain/directory/demo_people.ts";
+import { BENCH_API_KEY, startServiceProcess } from "./service_process.ts";
+
+const PEOPLE = Number(Deno.env.get("BENCH_DS_PEOPLE") ?? 1_000_000);
+const REQUESTS = Number(Deno.env.get("BENCH_DS_REQUESTS") ?? 200);
+const SKIP_DEMO = Deno.env.get("BENCH_DS_SKIP_DEMO") === "1";
+const databaseUrl = Deno.env.get("DATABASE_URL") ?? null;
+
+const DOMAINS = DEMO_COMPANIES.flatMap((c) => (c.domain ? [c.domain] : []));
+
+/** What a user asks: a domain alone, or narrowed by department, seniority, title words. */
+const SEARCHES: { label: string; body: Record<string, unknown> }[] = [
+  { label: "domain, 25 a page", body: { limit: 25 } },
+  { label: "domain, 100 a page", body: { limit: 100 } },
+  { label: "department", body: { department: ["engineering"], limit: 25 } },
+  { label: "department+seniority", body: { department: ["sales"], seniority: ["vp"] } },
+  { label: "title words", body: { title: "data scientist", limit: 25 } },
+];
+/** Pages walked per search and domain (cursor after cursor). */
+const PAGES = 5;
+
+const dataDir = databaseUrl ? null : await Deno.makeTempDir({ prefix: "bench-ds-" });
+const baseEnv: Record<string, string> = dataDir ? { DATA_DIR: dataDir } : {};
+
+function quantiles(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { n: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? 0 };
+}
+const ms = (x: number) => `${x.toFixed(1)} ms`.padStart(10);
+
+async function loadDemo(): Promise<string> {
+  if (SKIP_DEMO) return "skipped (BENCH_DS_SKIP_DEMO=1)";
+  const started = performance.now();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      "--unstable-kv",
+      new URL("../admin.ts", import.meta.url).pathname,
+      "demo",
+      "--people",
+      String(PEOPLE),
+    ],
+    env: { ...Deno.env.toObject(), ...baseEnv },
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!output.success) throw new Error("admin demo failed");
+  return `${((performance.now() - started) / 1000).toFixed(1)} s`;
+}
+
+async function withDatabase<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  const db = await openDatabase({
+    url: databaseUrl,
+    pgliteDir: dataDir ? `${dataDir}/pglite` : undefined,
+    poolSize: 1,
+  });
+  try {
+    return await work(db.sql);
+  } finally {
+    await db.close();
+  }
+}
+
+async function benchHttp(label: string) {
+  const service = await startServiceProcess({
+    ...baseEnv,
+    RATE_LIMIT_ACCOUNT: "1000000000/60",
+    RATE_LIMIT_DOMAIN_SEARCH: "1000000000/60",
+    RATE_LIMIT_DOMAIN_COUNT: "1000000000/60",
+    // No DNS from the benchmark (the demo's `.example` domains have none, and nothing leaves
+    // this machine): with a remote verifier the mail part is answered as not known, so the
+    // figures are the directory's. The verifier is never asked.
+    VERIFIER_URL: "http://127.0.0.1:9/",
+    VERIFIER_SECRET: "bench-verifier-secret-not-used",
+    COMPANY_RESOLVER: "none",
+  });
+  const headers = { Authorization: `Bearer ${BENCH_API_KEY}`, "Content-Type": "application/json" };
+  try {
+    // One untimed request first: the service's first billed call warms its charge path.
+    await (await fetch(`${service.base}/api/v1/domain-search`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ domain: DOMAINS[0], limit: 1 }),
+    })).body?.cancel();
+    console.log(`\nover HTTP, one request at a time (${label}):`);
+    console.log(
+      `  ${"request".padEnd(26)} ${"n".padStart(5)} ${"first".padStart(10)} ${"p50".padStart(10)} ${
+        "p95".padStart(10)
+      } ${"max".padStart(10)}`,
+    );
+    const all: number[] = [];
+    for (const { label, body } of SEARCHES) {
+      const times: number[] = [];
+      for (let i = 0; times.length < REQUESTS; i++) {
+        const domain = DOMAINS[i % DOMAINS.length];
+        let cursor: string | null = null;
+        for (let page = 0; page < PAGES && times.length < REQUESTS; page++) {
+          const t0 = performance.now();
+          const res: Response = await fetch(`${service.base}/api/v1/domain-search`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ domain, ...body, ...(cursor ? { cursor } : {}) }),
+          });
+          const json: { data: { nextCursor: string | null } } = await res.json();
+          times.push(performance.now() - t0);
+          if (!res.ok) throw new Error(`domain search: ${JSON.stringify(json)}`);
+          cursor = json.data.nextCursor;
+          if (!cursor) break;
+        }
+      }
+      all.push(...times);
+      const q = quantiles(times);
+      console.log(
+        `  ${label.padEnd(26)} ${String(q.n).padStart(5)} ${ms(times[0])} ${ms(q.p50)} ${
+          ms(q.p95)
+        } ${ms(q.max)}`,
+      );
+    }
+    const q = quantiles(all);
+    console.log(
+      `  ${"all search pages".padEnd(26)} ${String(q.n).padStart(5)} ${"".padStart(10)} ${
+        ms(q.p50)
+      } ${ms(q.p95)} ${ms(q.max)}`,
+    );
+    const counts: number[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const domain = DOMAINS[i % DOMAINS.length];
+      const t0 = performance.now();
+      const res = await fetch(`${service.base}/api/v1/domain-search/count?domain=${domain}`, {
+        headers,
+      });
+      const json = await res.json();
+      counts.push(performance.now() - t0);
+      if (!res.ok) throw new Error(`count: ${JSON.stringify(json)}`);
+    }
+    const c = quantiles(counts);
+    console.log(
+      `  ${"count".padEnd(26)} ${String(c.n).padStart(5)} ${ms(counts[0])} ${ms(c.p50)} ${
+        ms(c.p95)
+      } ${ms(c.max)}`,
+    );
+  } finally {
+    await service.stop();
+  }
+}
+
+console.log(
+  `bench:domain-search  ${PEOPLE} demo people, database ${databaseUrl ? "postgres" : "pglite"}`,
+);
+console.log(`admin demo --people ${PEOPLE}: ${await loadDemo()}`);
+const stats = await withDatabase(async (sql) => {
+  const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM people`;
+  console.log(`directory: ${n} people`);
+  const [row] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pg_stats WHERE tablename = 'people'`;
+  return row.n > 0;
+});
+try {
+  await benchHttp(stats ? "with statistics" : "as loaded, no statistics");
+  if (!stats) {
+    await withDatabase(async (sql) => {
+      const t0 = performance.now();
+      await sql`ANALYZE`;
+      console.log(`\nANALYZE: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    });
+    await benchHttp("after ANALYZE");
+  }
+} finally {
+  if (dataDir) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+}
