@@ -37,7 +37,15 @@ export const CURSOR = "^[A-Za-z0-9_-]{1,64}$";
  * `domain`, or else `company`, for the document (JSON Schema `if`/`then`/`else`, as find's modes;
  * each branch names every field, for linters that judge a branch on its own).
  */
-const BOTH = { domain: {}, company: {} };
+const BOTH = {
+  domain: {},
+  company: {},
+  department: {},
+  seniority: {},
+  title: {},
+  limit: {},
+  cursor: {},
+};
 const ONE_OF_TARGETS = {
   if: { required: ["domain"], properties: BOTH },
   then: { properties: BOTH },
