@@ -301,8 +301,8 @@ function HiddenValues(props: { values: SearchValues }) {
     <>
       <input type="hidden" name="company" value={values.company} />
       <input type="hidden" name="title" value={values.title} />
-      {values.department.map((d) => <input type="hidden" name="department" value={d} />)}
-      {values.seniority.map((s) => <input type="hidden" name="seniority" value={s} />)}
+      {values.department.map((d) => <input key={d} type="hidden" name="department" value={d} />)}
+      {values.seniority.map((s) => <input key={s} type="hidden" name="seniority" value={s} />)}
     </>
   );
 }
