@@ -383,3 +383,32 @@ Deno.test("domain search pattern: too few addresses state none", () => {
   assert.equal(one.pattern, null);
   assert.equal(one.patternReason, "too-few-addresses");
 });
+
+Deno.test(
+  "domain count: free, rate limited on its own budget, domain required",
+  DB_TEST,
+  async () => {
+    const { DEFAULT_RATE_LIMITS } = await import("../domain/config/config.ts");
+    const env = await createTestEnv({
+      config: {
+        rateLimits: { ...DEFAULT_RATE_LIMITS, domain_count: { limit: 2, windowSeconds: 60 } },
+      },
+    });
+    try {
+      const ws = await createTestWorkspace(env, 0);
+      assert.equal((await count(env, ws.apiKey, "unseen.test")).data.reason, "not-found");
+      const missing = await env.app.request("/api/v1/domain-search/count", {
+        headers: bearer(ws.apiKey),
+      });
+      assert.equal(missing.status, 400);
+      assert.equal((await missing.json()).error.code, "validation_error");
+      const limited = await count(env, ws.apiKey, "unseen.test");
+      assert.equal(limited.status, 429);
+      assert.equal(limited.error.code, "rate_limited");
+      // A workspace with no points may count.
+      assert.equal(await countCharges(env, ws.workspaceId), 0);
+    } finally {
+      await env.close();
+    }
+  },
+);
