@@ -102,8 +102,30 @@ type OutcomeKinds =
   /** Verification was not possible now; never read as invalid. */
   | { kind: "unavailable"; why: UnavailableWhy; evidence: SmtpEvidence | null };
 
+/**
+ * What the engine knows of a domain's mail without any SMTP: its mail hosts (from its cache, else
+ * one DNS question, then cached) and the catch-all verdict its last probe there cached.
+ */
+export type MailDomainFacts =
+  | {
+    kind: "hosts";
+    /** MX host names in preference order (or the domain itself on the A/AAAA fallback). */
+    hosts: string[];
+    /** The cached catch-all verdict and when its probe was answered; null when none is cached. */
+    catchAll: { catchAll: boolean; checkedAt: string } | null;
+  }
+  /** No mail can go there (NXDOMAIN, a null MX, neither MX nor address). */
+  | { kind: "unusable"; why: "nxdomain" | "null-mx" | "no-mail-host" }
+  /** The resolver could not answer now. */
+  | { kind: "unknown" };
+
 export interface EmailVerifier {
   verify(request: VerificationRequest): Promise<VerificationOutcome>;
+  /**
+   * What the engine knows of `domain`'s mail (see `MailDomainFacts`). Only the engine in this
+   * process has it; without it (the remote verifier) callers answer that the mail is not known.
+   */
+  mailDomain?(domain: string): Promise<MailDomainFacts>;
   /**
    * Several people at one domain at once, sharing SMTP sessions (one catch-all probe, RCPTs
    * packed within the per-session cap): one outcome per request, in order, each what `verify`

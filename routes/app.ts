@@ -19,6 +19,8 @@ import { mountFind } from "./v1/find.ts";
 import { mountNetworkSearch } from "./v1/network_search.ts";
 import { mountEnrichEmail } from "./v1/enrich_email.ts";
 import { mountVerifyEmail } from "./v1/verify_email.ts";
+import { mountDomainSearch } from "./v1/domain_search.ts";
+import { mountDomainSearchCount } from "./v1/domain_search_count.ts";
 import { mountLeadSearchStart } from "./v1/lead_search.ts";
 import { mountLeadSearchRun } from "./v1/lead_search_run.ts";
 import { mountLeadSearchCancel } from "./v1/lead_search_cancel.ts";
@@ -91,6 +93,8 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountNetworkSearch(app, ctx);
   mountEnrichEmail(app, ctx);
   mountVerifyEmail(app, ctx);
+  mountDomainSearch(app, ctx);
+  mountDomainSearchCount(app, ctx);
   mountLeadSearchStart(app, ctx);
   mountLeadSearchRun(app, ctx);
   mountLeadSearchCancel(app, ctx);

@@ -125,6 +125,29 @@ const ROUTES: BillableRoute[] = [
     refused: { body: { email: "not an address" }, status: 200 },
     ports: { verifier: ACCEPTING_VERIFIER },
   },
+  {
+    path: "/api/v1/domain-search",
+    budget: "domain_search",
+    idempotencyKey: "optional",
+    // Pages with a recently verified address of the directory (billed); free mail is refused.
+    billed: { domain: "analytical.example" },
+    other: { domain: "https://analytical.example/team", limit: 1 },
+    refused: { body: { domain: "gmail.com" }, status: 200 },
+    setup: async (env) => {
+      for (const [given, surname] of [["Ada", "Lovelace"], ["Charles", "Babbage"]]) {
+        await recordVerifiedEmail(env, {
+          fullName: `${given} ${surname}`,
+          given,
+          surname,
+          domain: "analytical.example",
+          companyName: "Analytical Engines",
+          address: `${given}.${surname}@analytical.example`.toLowerCase(),
+          status: "valid",
+          verifiedAt: new Date(env.clock.now()),
+        });
+      }
+    },
+  },
 ];
 
 function post(env: TestEnv, path: string, body: unknown, headers: Record<string, string>) {
@@ -306,7 +329,8 @@ Deno.test(
   "every JSON route: a JSON Content-Type in any RFC 9110 spelling is accepted, others refused",
   DB_TEST,
   async (t) => {
-    const env = await createTestEnv();
+    // A verifier that accepts, so verify reaches a (billed) verdict as the other routes do.
+    const env = await createTestEnv({ ports: { verifier: ACCEPTING_VERIFIER } });
     try {
       const ws = await createTestWorkspace(env, 1000);
       let keyCounter = 0;

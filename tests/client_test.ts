@@ -62,22 +62,30 @@ Deno.test(
         "invalid-syntax",
         0,
       ]);
+      const searched = await client.domainSearch({ domain: "analytical.example", limit: 1 });
+      assert.equal(searched.people.length, 1);
+      assert.ok(searched.nextCursor);
+      const counted = await client.domainCount("analytical.example");
+      assert.ok(counted.people >= 2);
       const started = await client.leadSearch.start({ count: 2 });
       assert.equal(started.run?.status, "queued");
       const run = await client.leadSearch.get(started.run!.id);
       assert.equal(run.page, 1);
       assert.deepEqual(await client.leadSearch.cancel(started.run!.id), { status: "cancelled" });
       const points = await client.getPoints();
-      assert.equal(points.available, parsed.balance!.available - 1 - 10 - 5 - 10);
+      assert.equal(
+        points.available,
+        parsed.balance!.available - 1 - 10 - 5 - 10 - searched.pointsCharged,
+      );
       assert.equal((await client.getHealth()).status, "ok");
       const document = await client.getOpenApiDocument();
       assert.equal(document.openapi, "3.1.0");
 
       // Every lookup carried a key of its own; the free operations none.
       const lookups = sent.filter((r) => r.method === "POST" && !r.path.endsWith("/cancel"));
-      assert.equal(lookups.length, 7);
+      assert.equal(lookups.length, 8);
       assert.ok(lookups.every((r) => r.key && r.key.length >= 16), JSON.stringify(lookups));
-      assert.equal(new Set(lookups.map((r) => r.key)).size, 7);
+      assert.equal(new Set(lookups.map((r) => r.key)).size, 8);
       assert.ok(sent.filter((r) => r.method === "GET").every((r) => r.key === null));
 
       // A key given is the key sent: the same call again is a free replay.

@@ -26,6 +26,7 @@ export const WORLD_PRICES = {
   enrich: 10,
   lead: 2,
   verify: 3,
+  domainSearch: 10,
 };
 
 export interface World {

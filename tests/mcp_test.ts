@@ -29,6 +29,8 @@ const TOOL_NAMES = [
   "find_email",
   "search_network",
   "enrich_email",
+  "search_domain",
+  "count_domain",
   "start_lead_search",
   "get_lead_search_run",
   "cancel_lead_search_run",
@@ -87,7 +89,7 @@ function comparable(value: unknown): unknown {
 }
 
 Deno.test(
-  "mcp: the ten tools, with input and output schemas, annotations and costs",
+  "mcp: the tools, with input and output schemas, annotations and costs",
   DB_TEST,
   () =>
     withServedApp({}, async (env, base) => {
@@ -191,6 +193,13 @@ Deno.test(
             path: "/api/v1/enrich/email",
           },
           {
+            // Refused free (a free-mail domain): the charges below stay the same.
+            tool: "search_domain",
+            args: { domain: "gmail.com" },
+            method: "POST",
+            path: "/api/v1/domain-search",
+          },
+          {
             tool: "start_lead_search",
             args: { count: 3, filters: { jobTitle: ["engineer"] }, idempotencyKey: "run-1" },
             method: "POST",
@@ -224,6 +233,16 @@ Deno.test(
         const cancelledMcp = await tool(client, "cancel_lead_search_run", { runId: runIds.mcp });
         assert.deepEqual(cancelledMcp.data, cancelled.data);
         assert.deepEqual(cancelledMcp.data, { status: "cancelled" });
+
+        const counted = await api(
+          env,
+          viaApi.apiKey,
+          "GET",
+          "/api/v1/domain-search/count?domain=analytical.example",
+        );
+        const countedMcp = await tool(client, "count_domain", { domain: "analytical.example" });
+        assert.deepEqual(countedMcp.data, counted.data);
+        assert.ok(((counted.data as Data).people as number) > 0);
 
         const points = await api(env, viaApi.apiKey, "GET", "/api/v1/points");
         const pointsMcp = await tool(client, "get_points", {});

@@ -66,6 +66,9 @@ const FIELDS = [
   "industry",
   "seniority",
   "keywords",
+  "department",
+  "title",
+  "cursor",
 ];
 const IDS = ["x", "run_0a1b2c3d4e5f60718293", "run_%00", "%ED%A0%80", "%", "key_%00"];
 const POSTS = [
@@ -87,6 +90,8 @@ const POSTS = [
   "/app/tools/name-parse/list",
   "/app/tools/network-search",
   "/app/tools/enrich",
+  "/app/domain-search",
+  "/app/domain-search/find-the-rest",
 ];
 const GETS = [
   "/app",
@@ -109,6 +114,7 @@ const GETS = [
   "/app/tools/find?mode=network&networkUrl=%00",
   "/app/tools/name-parse",
   "/app/tools/network-search",
+  "/app/domain-search",
 ];
 
 Deno.test(

@@ -20,6 +20,7 @@ const PRICES: PriceTable = {
   enrich: 13,
   lead: 7,
   verify: 5,
+  domainSearch: 11,
 };
 
 function priceRow(html: string, price: string): string {
@@ -51,6 +52,8 @@ Deno.test("prices: the live table, worded as the API declares it", DB_TEST, asyn
     }
     assert.match(priceRow(page.text, "nameParse"), /Name parse/);
     assert.match(priceRow(page.text, "lead"), /Lead search/);
+    assert.match(priceRow(page.text, "domainSearch"), /Domain search/);
+    assert.match(priceRow(page.text, "domainSearch"), /POST \/api\/v1\/domain-search/);
 
     // Each route's own wording (its `x-cost` in the OpenAPI document) beside the price it names.
     const document = await (await env.app.request("/api/v1/openapi.json")).json();

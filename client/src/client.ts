@@ -26,6 +26,9 @@ export type LeadSearchRunPage = Schemas["LeadSearchRunPage"];
 export type LeadSearchCancelAnswer = Schemas["LeadSearchCancelAnswer"];
 export type Lead = Schemas["Lead"];
 export type Points = Schemas["Points"];
+export type DomainSearchRequest = Schemas["DomainSearchRequest"];
+export type DomainSearchAnswer = Schemas["DomainSearchAnswer"];
+export type DomainCountAnswer = Schemas["DomainCountAnswer"];
 export type BulkJobRequest = Schemas["BulkJobRequest"];
 export type BulkJob = Schemas["BulkJob"];
 export type BulkJobAnswer =
@@ -74,6 +77,7 @@ type LookupPath =
   | "/api/v1/network-search"
   | "/api/v1/enrich/email"
   | "/api/v1/verify"
+  | "/api/v1/domain-search"
   | "/api/v1/lead-search";
 type LookupBody<P extends LookupPath> = paths[P]["post"]["requestBody"]["content"][
   "application/json"
@@ -252,6 +256,17 @@ export function createContactDataClient(options: ClientOptions) {
     enrichEmail: lookup("/api/v1/enrich/email"),
     /** Verifies one address: a verdict, the checks, the domain's mail setup, the SMTP evidence. */
     verify: lookup("/api/v1/verify"),
+    /**
+     * A company's mail pattern and a page of the people the service knows there (`domain` or
+     * `company`; page with `cursor`). Billed only for a page that delivers a verified email.
+     */
+    domainSearch: lookup("/api/v1/domain-search"),
+    /** How many people and verified addresses the service holds at a domain. Free. */
+    domainCount: (domain: string, signal?: AbortSignal): Promise<DomainCountAnswer> =>
+      send(
+        () => api.GET("/api/v1/domain-search/count", { params: { query: { domain } }, signal }),
+        signal,
+      ),
     leadSearch,
     bulk,
     webhooks,

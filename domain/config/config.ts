@@ -31,6 +31,8 @@ export interface PriceTable {
   lead: number;
   /** One address verified to a verdict (`valid`, `invalid`, `catch-all`). */
   verify: number;
+  /** One page of a domain search that delivers at least one verified email. */
+  domainSearch: number;
 }
 
 export const RATE_LIMIT_BUDGETS = [
@@ -41,6 +43,8 @@ export const RATE_LIMIT_BUDGETS = [
   "network_search",
   "enrich",
   "lead_search",
+  "domain_search",
+  "domain_count",
   "bulk",
   "sign_in",
 ] as const;
@@ -264,6 +268,7 @@ export const DEFAULT_PRICES: PriceTable = {
   enrich: 10,
   lead: 2,
   verify: defaultVerifyPrice(10),
+  domainSearch: 10,
 };
 
 export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, RateLimitRule> = {
@@ -274,6 +279,9 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, RateLimitRule> = {
   network_search: { limit: 120, windowSeconds: 60 },
   enrich: { limit: 120, windowSeconds: 60 },
   lead_search: { limit: 30, windowSeconds: 60 },
+  domain_search: { limit: 120, windowSeconds: 60 },
+  // The free count: more than searches, still bounded (it reads a whole company's people).
+  domain_count: { limit: 300, windowSeconds: 60 },
   // Bulk-job starts and dry-run quotes (one request, up to 10,000 rows).
   bulk: { limit: 30, windowSeconds: 60 },
   // Web-app sign-in attempts, counted per address and per client (domain/members/sign_in.ts).
@@ -288,6 +296,7 @@ const PRICE_ENV: Record<keyof PriceTable, string> = {
   enrich: "PRICE_ENRICH",
   lead: "PRICE_LEAD",
   verify: "PRICE_VERIFY",
+  domainSearch: "PRICE_DOMAIN_SEARCH",
 };
 
 /**

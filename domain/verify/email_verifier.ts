@@ -6,6 +6,7 @@
  */
 export type {
   EmailVerifier,
+  MailDomainFacts,
   SmtpEvidence,
   UnavailableWhy,
   UnusableWhy,

@@ -265,6 +265,24 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
       const request = normalizeRequest(raw);
       return (await bounded(request.domain, [request.candidates]))[0];
     },
+    async mailDomain(raw) {
+      const domain = raw.trim().toLowerCase().replace(/\.$/, "");
+      if (!isMailDomain(domain)) return { kind: "unusable", why: "no-mail-host" };
+      const hosts = await mailHostsOf(domain, AbortSignal.timeout(config.commandTimeoutMs))
+        .catch(() => null);
+      if (hosts === null) return { kind: "unknown" };
+      if (!Array.isArray(hosts)) {
+        return hosts.kind === "unusable-domain" && hosts.why !== "no-public-address"
+          ? { kind: "unusable", why: hosts.why }
+          : { kind: "unknown" };
+      }
+      const known = await cache.readCatchAll(domain);
+      return {
+        kind: "hosts",
+        hosts: hosts.map((host) => host.name),
+        catchAll: known ? { catchAll: known.catchAll, checkedAt: known.evidence.checkedAt } : null,
+      };
+    },
     verifyBatch(raw) {
       const requests = raw.map(normalizeRequest);
       const domain = requests[0]?.domain;

@@ -18,6 +18,7 @@ export const NAVIGATION = [
   { section: "overview", href: "/app", label: "Overview" },
   { section: "ledger", href: "/app/ledger", label: "Ledger" },
   { section: "tools", href: "/app/tools", label: "Tools" },
+  { section: "domain-search", href: "/app/domain-search", label: "Domain search" },
   { section: "lead-search", href: "/app/lead-search", label: "Lead search" },
   { section: "bulk", href: "/app/bulk", label: "Bulk" },
   { section: "do-not-contact", href: "/app/do-not-contact", label: "Do-not-contact" },

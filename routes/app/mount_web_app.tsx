@@ -18,6 +18,7 @@ import { mountApiKeys } from "./api_keys.tsx";
 import { mountPrices } from "./prices.tsx";
 import { mountDoNotContact } from "./do_not_contact.tsx";
 import { mountTools } from "./tools/mount_tools.tsx";
+import { mountDomainSearchPage } from "./domain_search.tsx";
 import { mountLeadSearchPages } from "./lead_search_pages.tsx";
 import { mountBulkPages } from "./bulk_pages.tsx";
 import { mountLedger } from "./ledger.tsx";
@@ -56,6 +57,7 @@ export function mountWebApp(
   mountPrices(web, ctx, api.openApiDocument);
   mountDoNotContact(web, ctx);
   mountTools(web, ctx);
+  mountDomainSearchPage(web, ctx);
   mountLeadSearchPages(web, ctx);
   mountBulkPages(web, ctx);
   mountLedger(web, ctx);

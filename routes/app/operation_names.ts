@@ -15,6 +15,7 @@ export const OPERATION_NAMES: Record<keyof PriceTable, string> = {
   enrich: "Enrich email",
   lead: "Lead search",
   verify: "Verify email",
+  domainSearch: "Domain search",
 };
 
 /** Ledger operations that are not prices: what a bulk job's reservation and settlements say. */

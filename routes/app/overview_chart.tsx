@@ -49,6 +49,7 @@ const COLOURS: Record<keyof PriceTable, string> = {
   enrich: "#59a14f",
   lead: "#b07aa1",
   verify: "#e15759",
+  domainSearch: "#ff9da7",
 };
 /** A bulk job's lines share its single calls' hue family, a shade apart. */
 const LEDGER_COLOURS: Record<string, string> = {

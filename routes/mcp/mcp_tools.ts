@@ -54,6 +54,19 @@ export const MCP_TOOLS: readonly McpTool[] = [
     annotations: { ...LOOKUP, openWorldHint: true },
   },
   {
+    name: "search_domain",
+    method: "post",
+    path: "/api/v1/domain-search",
+    // The service's own records; a company name may be resolved by the company resolver.
+    annotations: { ...LOOKUP, openWorldHint: true },
+  },
+  {
+    name: "count_domain",
+    method: "get",
+    path: "/api/v1/domain-search/count",
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  {
     name: "start_lead_search",
     method: "post",
     path: "/api/v1/lead-search",

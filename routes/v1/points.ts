@@ -25,6 +25,9 @@ const PricesSchema = z.object({
   verify: z.number().int().openapi({
     description: "Per address verified to a verdict (`valid`, `invalid` or `catch-all`)",
   }),
+  domainSearch: z.number().int().openapi({
+    description: "Per domain-search page that delivers at least one verified email",
+  }),
 }).openapi("Prices");
 
 const PointsSchema = BalanceSchema.extend({
