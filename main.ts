@@ -150,7 +150,7 @@ export async function startService(
     workspaceLabels: metrics ? workspaceLabels : undefined,
     tracing: tracing ? "otlp" : config.deployment ? "deno-deploy" : "off",
   });
-  const ports = await buildPorts(config, { kv, clock: systemClock, logger, telemetry });
+  const ports = await buildPorts(config, { kv, clock: systemClock, logger, telemetry, secret });
   if (config.remoteVerifier) {
     // Not awaited: the verifier may start after the service; the check only warns.
     logRemoteVerifierCheck(config.remoteVerifier, logger).catch(() => {});

@@ -39,7 +39,15 @@ export async function buildPorts(
     | "providerTimeoutMs"
     | "network"
   >,
-  deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch; logger?: Logger; telemetry?: Telemetry },
+  deps: {
+    kv: Deno.Kv;
+    clock: Clock;
+    fetch?: typeof fetch;
+    logger?: Logger;
+    telemetry?: Telemetry;
+    /** The server secret: the catch-all probe address and greylist memory derive from it. */
+    secret?: string;
+  },
 ): Promise<Ports> {
   const telemetry = deps.telemetry ?? noTelemetry;
   const verifier = config.remoteVerifier
@@ -121,6 +129,7 @@ export async function createLocalVerifier(
     connect?: SmtpConnect;
     logger?: Logger;
     telemetry?: Telemetry;
+    secret?: string;
   },
 ) {
   const dns = await createDnsResolver({
@@ -144,6 +153,7 @@ export async function createLocalVerifier(
         : undefined),
     caCerts: verify.tlsCaFile ? [await Deno.readTextFile(verify.tlsCaFile)] : undefined,
     telemetry: deps.telemetry,
+    secret: deps.secret,
   });
 }
 

@@ -85,6 +85,7 @@ export const verificationOutcomeSchema = z.discriminatedUnion("kind", [
     kind: z.literal("unavailable"),
     why: z.enum(UNAVAILABLE_WHYS),
     evidence: evidence.nullable(),
+    retryAfterSeconds: z.number().int().positive().optional(),
   }),
 ]);
 
