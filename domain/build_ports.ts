@@ -5,7 +5,8 @@
  */
 import type { Config } from "./config/config.ts";
 import type { Ports } from "./context.ts";
-import { createRemoteVerifier } from "./verify/mod.ts";
+import { createLeasedHostSessionSlots, createRemoteVerifier } from "./verify/mod.ts";
+import type { Sql } from "./stores/database.ts";
 import { createSmtpVerifier } from "./verify/mod.ts";
 import { connectTcp, type SmtpConnect } from "./providers/smtp/smtp_client.ts";
 import { noCompanyResolver } from "./providers/company_resolver/none.ts";
@@ -47,6 +48,11 @@ export async function buildPorts(
     telemetry?: Telemetry;
     /** The server secret: the catch-all probe address and greylist memory derive from it. */
     secret?: string;
+    /**
+     * The server Postgres every instance shares: `VERIFY_MAX_SESSIONS_PER_HOST` then holds across
+     * them (leased slots). None (embedded PGlite, one process; the remote verifier): per process.
+     */
+    sql?: Sql;
   },
 ): Promise<Ports> {
   const telemetry = deps.telemetry ?? noTelemetry;
@@ -130,6 +136,7 @@ export async function createLocalVerifier(
     logger?: Logger;
     telemetry?: Telemetry;
     secret?: string;
+    sql?: Sql;
   },
 ) {
   const dns = await createDnsResolver({
@@ -154,7 +161,22 @@ export async function createLocalVerifier(
     caCerts: verify.tlsCaFile ? [await Deno.readTextFile(verify.tlsCaFile)] : undefined,
     telemetry: deps.telemetry,
     secret: deps.secret,
+    slots: deps.sql
+      ? createLeasedHostSessionSlots({
+        sql: deps.sql,
+        maxPerHost: verify.maxSessionsPerHost,
+        leaseMs: slotLeaseMs(verify),
+      })
+      : undefined,
   });
+}
+
+/**
+ * How long a leased session slot lasts: past the longest session (one never outlives its lookup),
+ * with room for a slow database round trip. A killed instance's slots come back within it.
+ */
+export function slotLeaseMs(verify: Config["verify"]): number {
+  return verify.lookupTimeoutMs + 10_000;
 }
 
 /** A TCP connect that gives up (AbortError) after `timeoutMs` without an answer. */
