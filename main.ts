@@ -226,6 +226,7 @@ export async function startService(
           pollMs: config.leadSearch.pollMs,
           leaseMs: config.bulkLeaseMs,
           pageDelayMs: config.bulkPageDelayMs,
+          greylistMaxWaitMs: config.bulkGreylistMaxWaitMs,
         }),
         startWebhookDispatcher(ctx),
       ]
