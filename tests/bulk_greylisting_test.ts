@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { runBulkJob } from "../domain/bulk/run_bulk_job.ts";
 import { bearer, createTestWorkspace, DB_TEST } from "./harness.ts";
 import { PRICE_EMAIL, startWorld } from "./find_world.ts";
+import { signedInMember } from "./web_client.ts";
 
 const GREY = {
   dns: {
@@ -68,6 +69,13 @@ Deno.test("bulk: greylisted rows wait, then are answered and billed once", DB_TE
     assert.equal(await spent(), PRICE_EMAIL, "nothing charged for the waiting rows");
     // Let go until the rows' time: no runner claims it before.
     assert.deepEqual(await runBulkJob(env.ctx, { jobId }), { kind: "idle" });
+    // The app's job page and its progress fragment say so.
+    const member = await signedInMember(env, ws.workspaceId);
+    const page = await member.get(`/app/bulk/jobs/${jobId}`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<dt>Waiting on greylisting<\/dt><dd>3<\/dd>/);
+    const progress = await member.get(`/app/bulk/jobs/${jobId}/progress`);
+    assert.match(progress.text, /<strong data-waiting="true">3<\/strong> waiting on greylisting/);
 
     await new Promise((resolve) => setTimeout(resolve, 1600));
     env.clock.advance(2_000);

@@ -49,6 +49,14 @@ export function JobProgress(props: { job: BulkJob }) {
           <strong>{points(counts.done)}</strong> of {points(counts.rows)} rows answered{" · "}
           <strong>{points(counts.found)}</strong> found{" · "}
           <strong>{points(counts.charged)}</strong> points charged
+          {counts.waiting > 0
+            ? (
+              <>
+                {" · "}
+                <strong data-waiting>{points(counts.waiting)}</strong> waiting on greylisting
+              </>
+            )
+            : null}
         </span>
       </div>
       <progress
@@ -59,6 +67,15 @@ export function JobProgress(props: { job: BulkJob }) {
         {percent}%
       </progress>
       <p class="muted lead-progress-note">{statusNote(job)}</p>
+      {counts.waiting > 0 && !isTerminalJob(job.status)
+        ? (
+          <p class="muted lead-progress-note">
+            Some mail servers greylist: they turn away a first attempt and accept the same one
+            after a delay of minutes. Those rows are asked again after the delay (for a bounded time,
+            an hour by default), and charged only once they are answered.
+          </p>
+        )
+        : null}
     </div>
   );
 }
