@@ -20,6 +20,7 @@ import {
   startFakeSmtp,
 } from "./fakes/smtp_server.ts";
 import { recordVerifiedEmail } from "../domain/directory/record_verified_email.ts";
+import { createContactDataClient } from "../client/src/mod.ts";
 import { createTestWorkspace, DB_TEST } from "./harness.ts";
 import { finder, pointsSpent, PRICE_EMAIL, startWorld } from "./find_world.ts";
 
@@ -318,6 +319,62 @@ Deno.test(
 
       const replay = await find(request, "grey-key");
       assert.equal(replay.data.replay, true);
+      assert.equal(await pointsSpent(world.env, ws.workspaceId), PRICE_EMAIL);
+    } finally {
+      await world.close();
+    }
+  },
+);
+
+Deno.test(
+  "client: find with waitForGreylisting calls again after retryAfterSeconds, billed once",
+  DB_TEST,
+  async () => {
+    const world = await startWorld({
+      dns: {
+        "slowgrey.test": { mx: [{ preference: 10, exchange: "mx4.example.test" }] },
+        "mx4.example.test": { a: ["127.0.0.4"] },
+      },
+      mailHosts: {
+        "127.0.0.4": {
+          mailboxes: {
+            "grace.hopper@slowgrey.test": { greylistMs: 1500 },
+            "alan.turing@slowgrey.test": { greylistMs: 1500 },
+          },
+          otherRecipients: { greylistMs: 1500, then: "reject" },
+        },
+      },
+      env: { VERIFY_GREYLIST_DELAY_SECONDS: "2" },
+    });
+    try {
+      const ws = await createTestWorkspace(world.env, 1000);
+      const calls: string[] = [];
+      const client = createContactDataClient({
+        baseUrl: "http://service.test",
+        apiKey: ws.apiKey,
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          calls.push(request.headers.get("idempotency-key") ?? "");
+          return Promise.resolve(world.env.app.request(request));
+        },
+      });
+      // A bound shorter than the server's delay: the greylisted answer comes back as it is.
+      const impatient = await client.find(
+        { name: "Grace Hopper", company: "slowgrey.test" },
+        { waitForGreylisting: true, maxGreylistWaitMs: 1_000 },
+      );
+      assert.equal(impatient.reason, "verification-unavailable");
+      assert.equal(impatient.retryAfterSeconds, 2);
+      assert.equal(calls.length, 1);
+
+      calls.length = 0;
+      const answer = await client.find(
+        { name: "Alan Turing", company: "slowgrey.test" },
+        { waitForGreylisting: true, maxGreylistWaitMs: 10_000, idempotencyKey: "wait-key" },
+      );
+      assert.equal(answer.found, true);
+      assert.equal(answer.email, "alan.turing@slowgrey.test");
+      assert.deepEqual(calls, ["wait-key", "wait-key"], "greylisted, then found, one key");
       assert.equal(await pointsSpent(world.env, ws.workspaceId), PRICE_EMAIL);
     } finally {
       await world.close();
