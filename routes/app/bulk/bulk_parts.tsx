@@ -70,9 +70,9 @@ export function JobProgress(props: { job: BulkJob }) {
       {counts.waiting > 0 && !isTerminalJob(job.status)
         ? (
           <p class="muted lead-progress-note">
-            Some mail servers greylist: they turn away a first attempt and accept the same one
-            after a delay of minutes. Those rows are asked again after the delay (for a bounded time,
-            an hour by default), and charged only once they are answered.
+            Some mail servers greylist: they turn away a first attempt and accept the same one after
+            a delay of minutes. Those rows are asked again after the delay (for a bounded time, an
+            hour by default), and charged only once they are answered.
           </p>
         )
         : null}
