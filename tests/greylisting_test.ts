@@ -9,6 +9,11 @@
 import assert from "node:assert/strict";
 import { loadConfig, type VerifyConfig } from "../domain/config/config.ts";
 import { createSmtpVerifier } from "../domain/verify/smtp_verifier.ts";
+import {
+  createRemoteVerifier,
+  createVerifierHandler,
+  type EmailVerifier,
+} from "../domain/verify/mod.ts";
 import { createDnsResolver } from "../domain/providers/dns/create_dns_resolver.ts";
 import { FakeClock } from "../domain/shared/clock.ts";
 import { catchAllProbeLocalPart, dayOf } from "../domain/verify/catch_all_probe.ts";
@@ -381,3 +386,28 @@ Deno.test(
     }
   },
 );
+
+Deno.test("remote verifier: retryAfterSeconds reaches the caller", async () => {
+  const engine: EmailVerifier = {
+    verify: () =>
+      Promise.resolve({
+        kind: "unavailable",
+        why: "greylisted",
+        evidence: null,
+        retryAfterSeconds: 123,
+      }),
+  };
+  const handle = createVerifierHandler({ verifier: engine, secret: "remote-secret" });
+  const remote = createRemoteVerifier({
+    url: "http://verifier.test",
+    secret: "remote-secret",
+    timeoutMs: 2_000,
+    fetch: (input, init) => handle(new Request(input, init)),
+  });
+  const outcome = await remote.verify({
+    domain: "example.test",
+    candidates: ["ada@example.test"],
+  });
+  assert.equal(outcome.kind === "unavailable" && outcome.why, "greylisted");
+  assert.equal(outcome.kind === "unavailable" && outcome.retryAfterSeconds, 123);
+});

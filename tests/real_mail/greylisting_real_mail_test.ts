@@ -173,6 +173,36 @@ Deno.test({
           assert.ok(most >= 1);
         },
       );
+
+      await t.step(
+        "the same load with each instance counting only its own sessions opens more (what the leases prevent)",
+        async () => {
+          const unshared = [];
+          for (let i = 0; i < 2; i++) {
+            unshared.push(
+              await createTestEnv({
+                db: env.db,
+                ports: await buildPorts(config, { kv, clock: systemClock, secret }),
+                config: { prices: WORLD_PRICES },
+              }),
+            );
+          }
+          envs.push(...unshared);
+          const finders = unshared.map((e) => lookupCaller(e, ws.apiKey, "/api/v1/find"));
+          const mark = await mail.mark();
+          await Promise.all(
+            finders.flatMap((f, i) =>
+              Array.from(
+                { length: 32 },
+                (_, j) => f({ name: `Zed Un${letters(i * 32 + j)}shared`, company: "plain.test" }),
+              )
+            ),
+          );
+          const most = mostOpenSessions(await mail.logSince(mark));
+          console.log(`most sessions open at once, per-process slots: ${most}`);
+          assert.ok(most > MAX_SESSIONS, `${most} sessions at once`);
+        },
+      );
     } finally {
       for (const env of envs.slice(1)) await env.close().catch(() => {});
       await envs[0].close();
