@@ -99,3 +99,42 @@ Deno.test(
     }
   },
 );
+
+Deno.test({
+  name: "fleet slots: kill -9 of a process holding slots frees them within the lease" +
+    (Deno.env.get("TEST_DATABASE_URL") ? "" : " (ignored: needs TEST_DATABASE_URL)"),
+  ignore: !Deno.env.get("TEST_DATABASE_URL"),
+  ...DB_TEST,
+  async fn() {
+    const db = await openTestDatabase();
+    try {
+      await migrate(db.sql);
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--config", "deno.dev.json", "tests/fleet_slots_holder.ts"],
+        env: { DATABASE_URL: db.url!, LEASE_MS: "1500" },
+        stdout: "piped",
+        stderr: "inherit",
+      }).spawn();
+      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      let out = "";
+      while (!out.includes("held")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the holder ended before holding its slots");
+        out += value;
+      }
+      const alive = createLeasedHostSessionSlots({ sql: db.sql, maxPerHost: 2, leaseMs: 30_000 });
+      await assert.rejects(alive.acquire("mx.killed.test", AbortSignal.timeout(300)));
+      child.kill("SIGKILL");
+      await child.status;
+      reader.releaseLock();
+      await child.stdout.cancel().catch(() => {});
+      const killedAt = performance.now();
+      const release = await alive.acquire("mx.killed.test", AbortSignal.timeout(10_000));
+      const waited = performance.now() - killedAt;
+      assert.ok(waited < 1_500 + 1_000, `a slot back within the lease (${Math.round(waited)} ms)`);
+      release();
+    } finally {
+      await db.drop();
+    }
+  },
+});
