@@ -1,6 +1,6 @@
 /**
  * Bulk jobs and greylisting, against fake DNS + SMTP whose greylisting is postgrey's (a new
- * sender–recipient pair deferred for 1.5 s, real time): rows that meet it wait, unanswered and
+ * sender–recipient pair deferred for 4 s, real time): rows that meet it wait, unanswered and
  * uncharged, while the job answers its other rows; the job is let go until their time; asked again
  * after it they are answered as their mailboxes are and billed once. A row still greylisted past
  * `BULK_GREYLIST_MAX_WAIT_SECONDS` is answered `verification-unavailable`, free.
@@ -19,13 +19,13 @@ const GREY = {
   mailHosts: {
     "127.0.0.4": {
       mailboxes: {
-        "grace.hopper@slowgrey.test": { greylistMs: 1500 },
-        "alan.turing@slowgrey.test": { greylistMs: 1500 },
+        "grace.hopper@slowgrey.test": { greylistMs: 4000 },
+        "alan.turing@slowgrey.test": { greylistMs: 4000 },
       },
-      otherRecipients: { greylistMs: 1500, then: "reject" as const },
+      otherRecipients: { greylistMs: 4000, then: "reject" as const },
     },
   },
-  env: { VERIFY_GREYLIST_DELAY_SECONDS: "2" },
+  env: { VERIFY_GREYLIST_DELAY_SECONDS: "5" },
 };
 
 const ROWS = [
@@ -77,8 +77,8 @@ Deno.test("bulk: greylisted rows wait, then are answered and billed once", DB_TE
     const progress = await member.get(`/app/bulk/jobs/${jobId}/progress`);
     assert.match(progress.text, /<strong data-waiting="true">3<\/strong> waiting on greylisting/);
 
-    await new Promise((resolve) => setTimeout(resolve, 1600));
-    env.clock.advance(2_000);
+    await new Promise((resolve) => setTimeout(resolve, 4100));
+    env.clock.advance(5_000);
     const second = await runBulkJob(env.ctx, { jobId });
     assert.deepEqual(second, { kind: "finished", jobId, status: "completed" });
     job = await read();
@@ -119,7 +119,7 @@ Deno.test(
         body: JSON.stringify({ operation: "find", rows: ROWS.slice(0, 1) }),
       });
       const jobId = (await created.json()).data.job.id;
-      // The server's delay (2 s) is past a wait of 1 s: not worth deferring.
+      // The server's delay (5 s) is past a wait of 1 s: not worth deferring.
       const outcome = await runBulkJob(env.ctx, { jobId, greylistMaxWaitMs: 1_000 });
       assert.deepEqual(outcome, { kind: "finished", jobId, status: "completed" });
       const job = (await (await env.app.request(`/api/v1/bulk/jobs/${jobId}`, {

@@ -4,7 +4,7 @@
  * when to ask again (`retryAfterSeconds`); the next lookup asks the very same recipients (the
  * catch-all probe derives from the secret, the domain and the day; find keeps its candidate
  * order) and passes. Against fake DNS + SMTP servers on loopback whose greylisting is postgrey's
- * (`{ greylistMs }`: keyed on host, sender and recipient, real time); delays are a second or two.
+ * (`{ greylistMs }`: keyed on host, sender and recipient, real time); delays are a few seconds.
  */
 import assert from "node:assert/strict";
 import { loadConfig, type VerifyConfig } from "../domain/config/config.ts";
@@ -100,11 +100,11 @@ Deno.test(
   "greylisting longer than a lookup: retryAfterSeconds, then the same recipients pass",
   OPEN,
   async () => {
-    // postgrey: every new (sender, recipient) deferred for 1.5 s; unknown ones refused after.
+    // postgrey: every new (sender, recipient) deferred for 4 s; unknown ones refused after.
     const r = await rig({
-      mailboxes: { "ada@example.test": { greylistMs: 1500 } },
-      otherRecipients: { greylistMs: 1500, then: "reject" },
-    }, { VERIFY_GREYLIST_DELAY_SECONDS: "2" });
+      mailboxes: { "ada@example.test": { greylistMs: 4000 } },
+      otherRecipients: { greylistMs: 4000, then: "reject" },
+    }, { VERIFY_GREYLIST_DELAY_SECONDS: "5" });
     try {
       const engine = r.engine();
       const candidates = ["bob@example.test", "ada@example.test"];
@@ -113,7 +113,7 @@ Deno.test(
       assert.ok(first.kind === "unavailable");
       assert.equal(first.why, "greylisted");
       // The configured delay, counted from the first deferral (the clock has not moved).
-      assert.equal(first.retryAfterSeconds, 2);
+      assert.equal(first.retryAfterSeconds, 5);
       // The first pass and the in-call retry asked the same three recipients.
       const [pass, retry] = sessionsOf(r.smtp);
       assert.equal(pass.length, 3);
@@ -123,9 +123,9 @@ Deno.test(
       // Asked again too early: still greylisted, told the time left, not a new full delay.
       r.clock.advance(1000);
       const early = await engine.verify({ domain: "example.test", candidates });
-      assert.equal(early.kind === "unavailable" && early.retryAfterSeconds, 1);
+      assert.equal(early.kind === "unavailable" && early.retryAfterSeconds, 4);
 
-      await new Promise((resolve) => setTimeout(resolve, 1600));
+      await new Promise((resolve) => setTimeout(resolve, 4100));
       r.smtp.reset();
       // Another engine with the same secret (another instance) asks the same probe address.
       const after = await r.engine().verify({ domain: "example.test", candidates });
@@ -188,8 +188,8 @@ Deno.test(
   OPEN,
   async () => {
     const r = await rig({
-      mailboxes: { "ada@example.test": { greylistMs: 800 } },
-      otherRecipients: { greylistMs: 800, then: "reject" },
+      mailboxes: { "ada@example.test": { greylistMs: 3000 } },
+      otherRecipients: { greylistMs: 3000, then: "reject" },
     });
     try {
       const candidates = ["ada@example.test"];
@@ -198,7 +198,7 @@ Deno.test(
       const probe = r.smtp.sessions[0].rcpts[0];
       // A minute into the next UTC day.
       r.clock.advance((dayOf(r.clock.now()) + 1) * 86_400_000 + 60_000 - r.clock.now());
-      await new Promise((resolve) => setTimeout(resolve, 900));
+      await new Promise((resolve) => setTimeout(resolve, 3100));
       r.smtp.reset();
       const after = await r.engine().verify({ domain: "example.test", candidates });
       assert.equal(after.kind, "valid");
@@ -270,11 +270,11 @@ Deno.test(
       },
       mailHosts: {
         "127.0.0.4": {
-          mailboxes: { "grace.hopper@slowgrey.test": { greylistMs: 1500 } },
-          otherRecipients: { greylistMs: 1500, then: "reject" },
+          mailboxes: { "grace.hopper@slowgrey.test": { greylistMs: 4000 } },
+          otherRecipients: { greylistMs: 4000, then: "reject" },
         },
       },
-      env: { VERIFY_GREYLIST_DELAY_SECONDS: "2" },
+      env: { VERIFY_GREYLIST_DELAY_SECONDS: "5" },
     });
     try {
       const ws = await createTestWorkspace(world.env, 1000);
@@ -285,7 +285,7 @@ Deno.test(
       assert.equal(first.data.found, false);
       assert.equal(first.data.reason, "verification-unavailable");
       assert.equal(first.data.status, "unknown");
-      assert.equal(first.data.retryAfterSeconds, 2);
+      assert.equal(first.data.retryAfterSeconds, 5);
       assert.equal(first.data.pointsCharged, 0);
       assert.equal(await pointsSpent(world.env, ws.workspaceId), 0);
       const asked = world.smtp.sessions.filter((s) => s.host === "127.0.0.4")
@@ -304,7 +304,7 @@ Deno.test(
         verifiedAt: new Date(),
       });
 
-      await new Promise((resolve) => setTimeout(resolve, 1600));
+      await new Promise((resolve) => setTimeout(resolve, 4100));
       world.smtp.reset();
       const again = await find(request, "grey-key");
       assert.equal(again.data.found, true);
@@ -343,13 +343,13 @@ Deno.test(
       mailHosts: {
         "127.0.0.4": {
           mailboxes: {
-            "grace.hopper@slowgrey.test": { greylistMs: 1500 },
-            "alan.turing@slowgrey.test": { greylistMs: 1500 },
+            "grace.hopper@slowgrey.test": { greylistMs: 4000 },
+            "alan.turing@slowgrey.test": { greylistMs: 4000 },
           },
-          otherRecipients: { greylistMs: 1500, then: "reject" },
+          otherRecipients: { greylistMs: 4000, then: "reject" },
         },
       },
-      env: { VERIFY_GREYLIST_DELAY_SECONDS: "2" },
+      env: { VERIFY_GREYLIST_DELAY_SECONDS: "5" },
     });
     try {
       const ws = await createTestWorkspace(world.env, 1000);
@@ -369,7 +369,7 @@ Deno.test(
         { waitForGreylisting: true, maxGreylistWaitMs: 1_000 },
       );
       assert.equal(impatient.reason, "verification-unavailable");
-      assert.equal(impatient.retryAfterSeconds, 2);
+      assert.equal(impatient.retryAfterSeconds, 5);
       assert.equal(calls.length, 1);
 
       calls.length = 0;
