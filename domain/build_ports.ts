@@ -5,7 +5,7 @@
  */
 import type { Config } from "./config/config.ts";
 import type { Ports } from "./context.ts";
-import { createLeasedHostSessionSlots, createRemoteVerifier } from "./verify/mod.ts";
+import { createLeasedHostSessionSlots, createRemoteVerifier, SLOT_LEASE_MS } from "./verify/mod.ts";
 import type { Sql } from "./stores/database.ts";
 import { createSmtpVerifier } from "./verify/mod.ts";
 import { connectTcp, type SmtpConnect } from "./providers/smtp/smtp_client.ts";
@@ -165,18 +165,10 @@ export async function createLocalVerifier(
       ? createLeasedHostSessionSlots({
         sql: deps.sql,
         maxPerHost: verify.maxSessionsPerHost,
-        leaseMs: slotLeaseMs(verify),
+        leaseMs: SLOT_LEASE_MS,
       })
       : undefined,
   });
-}
-
-/**
- * How long a leased session slot lasts: past the longest session (one never outlives its lookup),
- * with room for a slow database round trip. A killed instance's slots come back within it.
- */
-export function slotLeaseMs(verify: Config["verify"]): number {
-  return verify.lookupTimeoutMs + 10_000;
 }
 
 /** A TCP connect that gives up (AbortError) after `timeoutMs` without an answer. */

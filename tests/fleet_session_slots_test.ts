@@ -56,7 +56,13 @@ Deno.test(
     const db = await openTestDatabase();
     try {
       await migrate(db.sql);
-      const killed = createLeasedHostSessionSlots({ sql: db.sql, maxPerHost: 2, leaseMs: 800 });
+      // Dead: it renews nothing.
+      const killed = createLeasedHostSessionSlots({
+        sql: db.sql,
+        maxPerHost: 2,
+        leaseMs: 800,
+        renewEveryMs: 0,
+      });
       const alive = createLeasedHostSessionSlots({ sql: db.sql, maxPerHost: 2, leaseMs: 800 });
       // The killed instance took both slots and will never give them back.
       await killed.acquire("mx.b.test", never);
@@ -78,13 +84,39 @@ Deno.test(
 );
 
 Deno.test(
+  "fleet slots: a live holder's lease is renewed while its session lasts",
+  DB_TEST,
+  async () => {
+    const db = await openTestDatabase();
+    try {
+      await migrate(db.sql);
+      const holder = createLeasedHostSessionSlots({ sql: db.sql, maxPerHost: 1, leaseMs: 400 });
+      const other = createLeasedHostSessionSlots({ sql: db.sql, maxPerHost: 1, leaseMs: 400 });
+      const release = await holder.acquire("mx.e.test", never);
+      await sleep(1_000); // two and a half leases
+      await assert.rejects(other.acquire("mx.e.test", AbortSignal.timeout(300)), "still held");
+      release();
+      (await other.acquire("mx.e.test", AbortSignal.timeout(2_000)))();
+    } finally {
+      await db.drop();
+    }
+  },
+);
+
+Deno.test(
   "fleet slots: a late release never frees a slot another instance took",
   DB_TEST,
   async () => {
     const db = await openTestDatabase();
     try {
       await migrate(db.sql);
-      const slow = createLeasedHostSessionSlots({ sql: db.sql, maxPerHost: 1, leaseMs: 200 });
+      // A holder whose renewals stopped (a stalled process): its lease runs out while it lives.
+      const slow = createLeasedHostSessionSlots({
+        sql: db.sql,
+        maxPerHost: 1,
+        leaseMs: 200,
+        renewEveryMs: 0,
+      });
       const other = createLeasedHostSessionSlots({ sql: db.sql, maxPerHost: 1, leaseMs: 30_000 });
       const lateRelease = await slow.acquire("mx.d.test", never);
       await sleep(300); // the lease ran out: the slot is free for others

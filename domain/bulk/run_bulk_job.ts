@@ -224,13 +224,13 @@ async function recordPage(
     firstDeferredAt: Map<number, Date | null>;
   },
 ): Promise<void> {
-  // Greylisted rows still within their wait are deferred, not answered.
+  // Rows greylisted (or paused by a host's 421) still within their wait are deferred, not answered.
   const answers = new Map<number, RowAnswer>();
   const deferred: { position: number; retry_at: string; first_deferred_at: string }[] = [];
   for (const [position, row] of all) {
-    const retryAfter = row.reason === "verification-unavailable"
-      ? row.answer.retryAfterSeconds
-      : undefined;
+    // Any operation's free answer that says when to ask again (find's `verification-unavailable`
+    // after greylisting or a host's 421; a verify's `greylisted`): the engine's `retryAfterSeconds`.
+    const retryAfter = row.cost === 0 ? row.answer.retryAfterSeconds : undefined;
     const first = input.firstDeferredAt.get(position) ?? input.at;
     const retryAt = typeof retryAfter === "number"
       ? new Date(input.at.getTime() + retryAfter * 1000)

@@ -3,10 +3,11 @@
  * holds a leased row of `verify_host_slots` (host, slot number below the limit). A session takes a
  * free slot in one statement (an `INSERT … ON CONFLICT DO UPDATE … WHERE` the old lease ran out:
  * two instances racing for one slot, the second's update finds the lease alive and takes none),
- * and deletes its row when it ends. A lease outlasts the longest session (a session never
- * outlives its lookup, `VERIFY_LOOKUP_SECONDS`), so it is never renewed; an instance killed while
- * holding slots gives them back when their leases run out. Times are the database's (`now()`),
- * so the instances' clocks need not agree.
+ * and deletes its row when it ends. A lease is short (`SLOT_LEASE_MS`, 6 s) and renewed every
+ * third of it while the session lasts, so an instance killed while holding slots gives them back
+ * within a lease: soon enough that the lookups of an instance restarted in its place do not run
+ * out of time waiting for them. Times are the database's (`now()`), so the instances' clocks need
+ * not agree.
  *
  * In front of the database, the process keeps its own limit (`createHostSessionSlots`): a process
  * never asks for more slots than the fleet has, and its lookups queue in memory rather than
@@ -25,9 +26,14 @@ import { createHostSessionSlots, type HostSessionSlots } from "./host_session_sl
 export interface LeasedSlotsOptions {
   sql: Sql;
   maxPerHost: number;
-  /** How long a slot is held at most without being given back (a killed instance's). */
+  /** How long a slot is held at most without being renewed or given back (a killed instance's). */
   leaseMs: number;
+  /** How often a held slot's lease is renewed (default a third of it; 0: never, tests). */
+  renewEveryMs?: number;
 }
+
+/** The lease of a slot: a killed instance's slots come back within it. */
+export const SLOT_LEASE_MS = 6_000;
 
 export function createLeasedHostSessionSlots(options: LeasedSlotsOptions): HostSessionSlots {
   const { sql, maxPerHost } = options;
@@ -69,9 +75,19 @@ export function createLeasedHostSessionSlots(options: LeasedSlotsOptions): HostS
           }
           if (slot !== null) {
             let released = false;
+            const renewEvery = options.renewEveryMs ?? options.leaseMs / 3;
+            const renewal = renewEvery > 0
+              ? setInterval(() => {
+                sql`UPDATE verify_host_slots
+                       SET lease_until = now() + make_interval(secs => ${leaseSeconds}::float8)
+                     WHERE host = ${key} AND slot = ${slot} AND token = ${token}::uuid`
+                  .catch(() => {}); // the next renewal tries again; past the lease, it is lost
+              }, renewEvery)
+              : undefined;
             return () => {
               if (released) return;
               released = true;
+              clearInterval(renewal);
               sql`DELETE FROM verify_host_slots
                    WHERE host = ${key} AND slot = ${slot} AND token = ${token}::uuid`
                 .catch(() => {}) // the lease runs out instead
