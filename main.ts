@@ -152,7 +152,16 @@ export async function startService(
     workspaceLabels: metrics ? workspaceLabels : undefined,
     tracing: tracing ? "otlp" : config.deployment ? "deno-deploy" : "off",
   });
-  const ports = await buildPorts(config, { kv, clock: systemClock, logger, telemetry });
+  const ports = await buildPorts(config, {
+    kv,
+    clock: systemClock,
+    logger,
+    telemetry,
+    secret,
+    // Instances share a server Postgres: the per-host session limit is leased there. PGlite is
+    // one process (DATA_DIR is locked): its own limit is the fleet's.
+    sql: db.kind === "postgres" ? db.sql : undefined,
+  });
   if (config.remoteVerifier) {
     // Not awaited: the verifier may start after the service; the check only warns.
     logRemoteVerifierCheck(config.remoteVerifier, logger).catch(() => {});
@@ -220,6 +229,7 @@ export async function startService(
           pollMs: config.leadSearch.pollMs,
           leaseMs: config.bulkLeaseMs,
           pageDelayMs: config.bulkPageDelayMs,
+          greylistMaxWaitMs: config.bulkGreylistMaxWaitMs,
         }),
         startWebhookDispatcher(ctx),
       ]

@@ -20,7 +20,8 @@ export async function startVerifier(env: Record<string, string | undefined>, log
   const { port, secret, config } = loadVerifierServerConfig(env);
   const kv = await openKv(config.kvPath);
   // The same engine as the service's own (DNS client choice, connect timeout, CA file).
-  const verifier = await createLocalVerifier(config.verify, { kv, logger });
+  // The probe address derives from the verifier's own secret: stable across calls, not guessable.
+  const verifier = await createLocalVerifier(config.verify, { kv, logger, secret });
   const handle = createVerifierHandler({ verifier, secret });
 
   const server = Deno.serve({

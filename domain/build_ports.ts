@@ -5,7 +5,8 @@
  */
 import type { Config } from "./config/config.ts";
 import type { Ports } from "./context.ts";
-import { createRemoteVerifier } from "./verify/mod.ts";
+import { createLeasedHostSessionSlots, createRemoteVerifier, SLOT_LEASE_MS } from "./verify/mod.ts";
+import type { Sql } from "./stores/database.ts";
 import { createSmtpVerifier } from "./verify/mod.ts";
 import { connectTcp, type SmtpConnect } from "./providers/smtp/smtp_client.ts";
 import { noCompanyResolver } from "./providers/company_resolver/none.ts";
@@ -39,7 +40,20 @@ export async function buildPorts(
     | "providerTimeoutMs"
     | "network"
   >,
-  deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch; logger?: Logger; telemetry?: Telemetry },
+  deps: {
+    kv: Deno.Kv;
+    clock: Clock;
+    fetch?: typeof fetch;
+    logger?: Logger;
+    telemetry?: Telemetry;
+    /** The server secret: the catch-all probe address and greylist memory derive from it. */
+    secret?: string;
+    /**
+     * The server Postgres every instance shares: `VERIFY_MAX_SESSIONS_PER_HOST` then holds across
+     * them (leased slots). None (embedded PGlite, one process; the remote verifier): per process.
+     */
+    sql?: Sql;
+  },
 ): Promise<Ports> {
   const telemetry = deps.telemetry ?? noTelemetry;
   const verifier = config.remoteVerifier
@@ -121,6 +135,8 @@ export async function createLocalVerifier(
     connect?: SmtpConnect;
     logger?: Logger;
     telemetry?: Telemetry;
+    secret?: string;
+    sql?: Sql;
   },
 ) {
   const dns = await createDnsResolver({
@@ -144,6 +160,14 @@ export async function createLocalVerifier(
         : undefined),
     caCerts: verify.tlsCaFile ? [await Deno.readTextFile(verify.tlsCaFile)] : undefined,
     telemetry: deps.telemetry,
+    secret: deps.secret,
+    slots: deps.sql
+      ? createLeasedHostSessionSlots({
+        sql: deps.sql,
+        maxPerHost: verify.maxSessionsPerHost,
+        leaseMs: SLOT_LEASE_MS,
+      })
+      : undefined,
   });
 }
 

@@ -67,7 +67,7 @@ export interface SmtpEvidence {
 export type UnusableWhy = "nxdomain" | "null-mx" | "no-mail-host" | "no-public-address";
 
 export type UnavailableWhy =
-  | "greylisted" // 4xx on the first try and on the one retry
+  | "greylisted" // 4xx on the first try and on the one retry (retryAfterSeconds says when to ask again)
   | "policy" // 5.7.x, client host, spam or block replies: we were refused, not the mailbox
   | "sender-rejected" // our envelope sender was refused (5.1.8, "Sender address rejected")
   | "hosts-down" // no MX host could be reached, or every one dropped us or said 421
@@ -99,8 +99,18 @@ type OutcomeKinds =
    * addresses are not global (`no-public-address`: loopback, private, link-local…, never dialled).
    */
   | { kind: "unusable-domain"; why: UnusableWhy }
-  /** Verification was not possible now; never read as invalid. */
-  | { kind: "unavailable"; why: UnavailableWhy; evidence: SmtpEvidence | null };
+  /**
+   * Verification was not possible now; never read as invalid. `retryAfterSeconds`: when asking
+   * again is expected to get further (still `greylisted`: when the server's delay has passed,
+   * counted from its first deferral; `hosts-down` on a host paused after a 421: when the pause
+   * ends). Asked again, the lookup asks the same recipients from the same sender.
+   */
+  | {
+    kind: "unavailable";
+    why: UnavailableWhy;
+    evidence: SmtpEvidence | null;
+    retryAfterSeconds?: number;
+  };
 
 /**
  * What the engine knows of a domain's mail without any SMTP: its mail hosts (from its cache, else

@@ -100,6 +100,7 @@ Deno.test("bulk jobs: CSV through the API, billed as the single calls", DB_TEST,
         refused: { "not-found": 1, "catch-all": 1, "unusable-domain": 1, "free-mail-domain": 1 },
         invalid: 1,
         duplicates: 1,
+        waiting: 0,
       });
       const [ledger] = await env.db.sql<{ settled: number; released: number }[]>`
         SELECT coalesce(sum(amount) FILTER (WHERE kind = 'settle'), 0)::int AS settled,

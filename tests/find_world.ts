@@ -11,7 +11,12 @@ import { createTestEnv, lookupCaller, type TestEnv } from "./harness.ts";
 import type { Telemetry } from "../domain/observability/telemetry.ts";
 import type { AppOptions } from "../routes/app.ts";
 import { type FakeDns, startFakeDns } from "./fakes/dns_server.ts";
-import { FAKE_TLS_CA_FILE, type FakeSmtp, startFakeSmtp } from "./fakes/smtp_server.ts";
+import {
+  FAKE_TLS_CA_FILE,
+  type FakeSmtp,
+  type FakeSmtpBehaviour,
+  startFakeSmtp,
+} from "./fakes/smtp_server.ts";
 import { type FakeWikidata, startFakeWikidata } from "./fakes/wikidata_server.ts";
 
 export const PRICE_EMAIL = 10;
@@ -49,6 +54,8 @@ export interface WorldExtras {
   /** Told of the work (metrics tests), with the app options that serve it. */
   telemetry?: Telemetry;
   app?: AppOptions;
+  /** More fake mail hosts (a loopback address each) and how they answer. */
+  mailHosts?: Record<string, FakeSmtpBehaviour>;
 }
 
 /** Fake DNS, SMTP and Wikidata, and an app whose ports are built from config pointing at them. */
@@ -79,7 +86,7 @@ export async function startWorld(extras: WorldExtras = {}): Promise<World> {
     "mx.flaky.test": { servfail: true },
   });
   const smtp = await startFakeSmtp({
-    hosts: ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
+    hosts: ["127.0.0.1", "127.0.0.2", "127.0.0.3", ...Object.keys(extras.mailHosts ?? {})],
     behaviour: {
       mailboxes: {
         "grace.hopper@acme.test": "accept",
@@ -91,6 +98,7 @@ export async function startWorld(extras: WorldExtras = {}): Promise<World> {
     hostBehaviour: {
       "127.0.0.2": { catchAll: true },
       "127.0.0.3": { otherRecipients: "greylist" },
+      ...extras.mailHosts,
     },
   });
   const wikidata = startFakeWikidata({

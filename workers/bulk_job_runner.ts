@@ -14,7 +14,7 @@ import { startPollingLoop } from "./polling_loop.ts";
 
 export function startBulkJobRunner(
   ctx: DomainContext,
-  options: { pollMs: number; leaseMs: number; pageDelayMs?: number },
+  options: { pollMs: number; leaseMs: number; pageDelayMs?: number; greylistMaxWaitMs?: number },
 ) {
   const pageDelayMs = options.pageDelayMs ?? 0;
   return startPollingLoop({
@@ -22,7 +22,11 @@ export function startBulkJobRunner(
     logger: ctx.logger,
     failureMessage: "bulk job runner error",
     step: async (stopping) =>
-      (await runBulkJob(ctx, { leaseMs: options.leaseMs, shouldStop: stopping, pageDelayMs }))
-        .kind !== "idle",
+      (await runBulkJob(ctx, {
+        leaseMs: options.leaseMs,
+        shouldStop: stopping,
+        pageDelayMs,
+        greylistMaxWaitMs: options.greylistMaxWaitMs,
+      })).kind !== "idle",
   });
 }

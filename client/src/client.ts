@@ -57,6 +57,41 @@ export interface ClientOptions {
 export interface CallOptions {
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /**
+   * When the answer says a mail server greylisted the lookup (`retryAfterSeconds`, with
+   * `verification-unavailable`), wait that long and call again with the same Idempotency-Key
+   * (billed once, when an answer is reached), as long as the whole wait stays within
+   * `maxGreylistWaitMs`. Greylisting servers wait minutes (postgrey: 5), so a call may take that
+   * long; pass a `signal` to give up sooner. Default false: the answer comes back at once.
+   */
+  waitForGreylisting?: boolean;
+  /** The longest total wait for greylisting (default 900 000 ms, 15 minutes). */
+  maxGreylistWaitMs?: number;
+}
+
+/** The longest total wait for greylisting by default. */
+export const DEFAULT_MAX_GREYLIST_WAIT_MS = 900_000;
+
+/**
+ * Calls `attempt` again after the answer's `retryAfterSeconds` while it carries one and the total
+ * wait stays within `maxWaitMs`; the last answer otherwise. For any call whose answer can say
+ * when to come back (find; verify).
+ */
+export async function waitingForGreylisting<T>(
+  attempt: () => Promise<T>,
+  options: { maxWaitMs?: number; signal?: AbortSignal } = {},
+): Promise<T> {
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_GREYLIST_WAIT_MS;
+  let waited = 0;
+  for (;;) {
+    const answer = await attempt();
+    const seconds = (answer as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+    if (typeof seconds !== "number" || seconds <= 0) return answer;
+    const ms = seconds * 1000;
+    if (waited + ms > maxWaitMs) return answer;
+    await sleep(ms, options.signal);
+    waited += ms;
+  }
 }
 
 export interface IterateOptions {
@@ -122,13 +157,18 @@ export function createContactDataClient(options: ClientOptions) {
       const params = { header: { "idempotency-key": call?.idempotencyKey ?? makeKey() } };
       // The path is one of the lookups, so the body and answer types above are the path's own.
       const post = api.POST as unknown as (path: P, init: unknown) => ReturnType<typeof api.POST>;
-      return send(
-        () =>
-          post(path, { body, params, signal: call?.signal }) as Promise<
-            { data?: { data: LookupAnswer<P> }; error?: unknown; response: Response }
-          >,
-        call?.signal,
-      );
+      const once = () =>
+        send(
+          () =>
+            post(path, { body, params, signal: call?.signal }) as Promise<
+              { data?: { data: LookupAnswer<P> }; error?: unknown; response: Response }
+            >,
+          call?.signal,
+        );
+      // The same key on every call: a greylisted answer gave it back, the answer is billed once.
+      return call?.waitForGreylisting
+        ? waitingForGreylisting(once, { maxWaitMs: call.maxGreylistWaitMs, signal: call.signal })
+        : once();
     };
 
   const leadSearch = {

@@ -701,6 +701,8 @@ export interface components {
                 };
                 /** @description Rows in the job (valid, duplicates folded) */
                 rows: number;
+                /** @description Rows not answered yet because a mail server greylisted them (it defers a new sender–recipient pair for minutes): each is asked again after the server's delay, up to BULK_GREYLIST_MAX_WAIT_SECONDS (default 3600) from its first deferral, then answered `verification-unavailable`. Not charged while waiting */
+                waiting: number;
             };
             createdAt: string;
             failureReason: string | null;
@@ -1044,6 +1046,11 @@ export interface components {
             /** @description True when this answers an earlier call with the same Idempotency-Key */
             replay: boolean;
             resolvedProfile: components["schemas"]["ResolvedProfile"];
+            /**
+             * @description With `verification-unavailable` only, when calling again is expected to get further: the mail server greylisted the lookup (it defers a new sender–recipient pair for minutes; the same call after this many seconds asks the same recipients from the same sender and passes), or asked us to come back later (421). Absent otherwise
+             * @example 240
+             */
+            retryAfterSeconds?: number;
             /**
              * @description `valid` (delivered), `invalid` (every candidate rejected, or the domain cannot receive mail), `catch-all` (the domain accepts every address), `unknown` (not verified: unavailable, or the lookup never reached a mail server)
              * @enum {string}

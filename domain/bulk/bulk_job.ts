@@ -44,6 +44,11 @@ export interface BulkJobCounts {
   invalid: number;
   /** Rows folded into an equal earlier row. */
   duplicates: number;
+  /**
+   * Rows not answered yet because a mail server greylisted them: asked again after its delay,
+   * up to `BULK_GREYLIST_MAX_WAIT_SECONDS` (then answered `verification-unavailable`).
+   */
+  waiting: number;
 }
 
 export interface BulkJob {
@@ -81,6 +86,7 @@ export interface JobRow {
   refused: Record<string, number>;
   invalid: InvalidRow[];
   duplicates: number;
+  waiting_count: number;
   reservation_id: string | null;
   idempotency_key: string;
   pages: number;
@@ -124,6 +130,7 @@ export function toBulkJob(row: JobRow, retentionDays: number): BulkJob {
       refused: row.refused,
       invalid: row.invalid.length,
       duplicates: row.duplicates,
+      waiting: row.waiting_count,
     },
     pointsReserved: Number(row.worst_case),
     invalidRows: row.invalid,

@@ -10,6 +10,15 @@
  * left them answered and charged once, and one whose lease was taken over writes nothing.
  * When no row is left the reservation is released with the terminal status.
  *
+ * Greylisting: a row whose lookup a mail server greylisted (`verification-unavailable` with
+ * `retryAfterSeconds`) is not answered but deferred: it stays unanswered and uncharged with a
+ * `retry_at`, the job goes on with its other rows, and the row is asked again once its time has
+ * come (with the other deferred rows of its domain, in shared sessions). Past
+ * `greylistMaxWaitMs` from its first deferral it is answered as the lookup answered. When only
+ * waiting rows are left, the runner lets the job go with its lease set to the earliest `retry_at`
+ * and no runner holding it (`greylist-wait`): no runner claims it before then, and after a crash
+ * any runner takes it up then.
+ *
  * Rows of different domains are answered concurrently (`ROW_CONCURRENCY`), and a domain's rows
  * together: their lookups reach the verifier at once and are verified in shared SMTP sessions
  * (`coalesceByDomain`: one DNS lookup and one catch-all probe for the batch, several people's
@@ -43,19 +52,28 @@ export interface RunBulkJobOptions {
   maxPages?: number;
   /** A pause before each page's work (tests: a window to kill the process mid-job). */
   pageDelayMs?: number;
+  /** `BULK_GREYLIST_MAX_WAIT_SECONDS`: how long a greylisted row is asked again (default 1 h). */
+  greylistMaxWaitMs?: number;
 }
+
+export const DEFAULT_GREYLIST_MAX_WAIT_MS = 3_600_000;
+/** The holder of a job let go while its rows wait on greylisting: no runner, until the lease ends. */
+const WAITING_LEASE = "greylist-wait";
 
 export type RunBulkJobOutcome =
   | { kind: "idle" }
   | { kind: "finished"; jobId: string; status: JobStatus }
   | { kind: "handed-back"; jobId: string }
   | { kind: "lease-lost"; jobId: string }
-  | { kind: "paused"; jobId: string };
+  | { kind: "paused"; jobId: string }
+  /** Only rows waiting on greylisting are left: the job is let go until `until`. */
+  | { kind: "waiting"; jobId: string; until: Date };
 
 interface PendingRow {
   position: number;
   group_key: string;
   input: BulkRowInput;
+  first_deferred_at: Date | null;
 }
 
 export async function runBulkJob(
@@ -112,11 +130,24 @@ export async function runBulkJob(
       }
 
       const pending = await sql<PendingRow[]>`
-        SELECT position, group_key, input FROM bulk_job_rows
+        SELECT position, group_key, input, first_deferred_at FROM bulk_job_rows
          WHERE job_id = ${jobId} AND page IS NULL
+           AND (retry_at IS NULL OR retry_at <= ${now()})
          ORDER BY group_key, position
          LIMIT ${JOB_PAGE_SIZE}`;
       if (pending.length === 0) {
+        const [next] = await sql<{ at: Date | null }[]>`
+          SELECT min(retry_at) AS at FROM bulk_job_rows
+           WHERE job_id = ${jobId} AND page IS NULL`;
+        if (next?.at) {
+          const let_go = await sql`
+            UPDATE bulk_jobs
+               SET lease_token = ${WAITING_LEASE}, lease_until = ${next.at}, updated_at = ${now()}
+             WHERE id = ${jobId} AND lease_token = ${leaseToken} AND status = 'processing'`;
+          if (let_go.count === 0) return { kind: "lease-lost", jobId };
+          ctx.logger.info("bulk job waits on greylisting", { jobId });
+          return { kind: "waiting", jobId, until: next.at };
+        }
         const ended = await sql.begin(async (tx) => {
           const current = await lockOurs(tx);
           if (!current) return null;
@@ -134,7 +165,12 @@ export async function runBulkJob(
       const delivered = await sql.begin(async (tx) => {
         const current = await lockOurs(tx);
         if (!current) return false;
-        await recordPage(tx, current, answers, { at: now(), leaseUntil: leaseEnd() });
+        await recordPage(tx, current, answers, {
+          at: now(),
+          leaseUntil: leaseEnd(),
+          greylistMaxWaitMs: options.greylistMaxWaitMs ?? DEFAULT_GREYLIST_MAX_WAIT_MS,
+          firstDeferredAt: new Map(pending.map((row) => [row.position, row.first_deferred_at])),
+        });
         return true;
       });
       if (delivered) pagesThisClaim++;
@@ -184,10 +220,47 @@ async function answerPage(
 async function recordPage(
   tx: TransactionSql,
   job: JobRow,
-  answers: Map<number, RowAnswer>,
-  input: { at: Date; leaseUntil: Date },
+  all: Map<number, RowAnswer>,
+  input: {
+    at: Date;
+    leaseUntil: Date;
+    greylistMaxWaitMs: number;
+    firstDeferredAt: Map<number, Date | null>;
+  },
 ): Promise<void> {
-  const page = job.pages + 1;
+  // Rows greylisted (or paused by a host's 421) still within their wait are deferred, not answered.
+  const answers = new Map<number, RowAnswer>();
+  const deferred: { position: number; retry_at: string; first_deferred_at: string }[] = [];
+  for (const [position, row] of all) {
+    // Any operation's free answer that says when to ask again (find's `verification-unavailable`
+    // after greylisting or a host's 421; a verify's `greylisted`): the engine's `retryAfterSeconds`.
+    const retryAfter = row.cost === 0 ? row.answer.retryAfterSeconds : undefined;
+    const first = input.firstDeferredAt.get(position) ?? input.at;
+    const retryAt = typeof retryAfter === "number"
+      ? new Date(input.at.getTime() + retryAfter * 1000)
+      : null;
+    if (retryAt && retryAt.getTime() - first.getTime() <= input.greylistMaxWaitMs) {
+      deferred.push({
+        position,
+        retry_at: retryAt.toISOString(),
+        first_deferred_at: first.toISOString(),
+      });
+    } else {
+      answers.set(position, row);
+    }
+  }
+  if (deferred.length > 0) {
+    const waiting = await tx`
+      UPDATE bulk_job_rows AS r
+         SET retry_at = v.retry_at, first_deferred_at = v.first_deferred_at
+        FROM jsonb_to_recordset(${tx.json(deferred as never)}::jsonb)
+               AS v(position integer, retry_at timestamptz, first_deferred_at timestamptz)
+       WHERE r.job_id = ${job.id} AND r.position = v.position AND r.page IS NULL`;
+    if (waiting.count !== deferred.length) {
+      throw new Error("bulk page rows were answered by another runner");
+    }
+  }
+  const page = job.pages + (answers.size > 0 ? 1 : 0);
   const items = [...answers].map(([position, row]) => ({
     position,
     answer: row.answer,
@@ -198,13 +271,16 @@ async function recordPage(
   const written = await tx`
     UPDATE bulk_job_rows AS r
        SET answer = v.answer, reason = v.reason, found = v.found, cost = v.cost,
-           page = ${page}, answered_at = ${input.at}
+           page = ${page}, answered_at = ${input.at}, retry_at = NULL
       FROM jsonb_to_recordset(${tx.json(items as never)}::jsonb)
              AS v(position integer, answer jsonb, reason text, found boolean, cost integer)
      WHERE r.job_id = ${job.id} AND r.position = v.position AND r.page IS NULL`;
   if (written.count !== items.length) {
     throw new Error("bulk page rows were answered by another runner");
   }
+  const [{ waiting }] = await tx<{ waiting: number }[]>`
+    SELECT count(*)::int AS waiting FROM bulk_job_rows
+     WHERE job_id = ${job.id} AND page IS NULL AND retry_at IS NOT NULL`;
   const amount = items.reduce((sum, item) => sum + item.cost, 0);
   if (amount > 0) {
     if (!job.reservation_id) throw new Error("bulk job has a cost but no reservation");
@@ -228,6 +304,7 @@ async function recordPage(
                   found_count = found_count + ${items.filter((item) => item.found).length},
                   credits_charged = credits_charged + ${amount},
                   refused = ${tx.json(refused as never)}, pages = ${page},
+                  waiting_count = ${waiting},
                   lease_until = ${input.leaseUntil}, updated_at = ${input.at}
             WHERE id = ${job.id}`;
 }

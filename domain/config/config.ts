@@ -120,6 +120,11 @@ export interface Config {
    */
   bulkPageDelayMs: number;
   /**
+   * `BULK_GREYLIST_MAX_WAIT_SECONDS` (default 3600): how long a bulk job keeps asking a row whose
+   * mail server greylists it before the row is given up as `verification-unavailable`.
+   */
+  bulkGreylistMaxWaitMs: number;
+  /**
    * `BULK_RESULTS_RETENTION_DAYS` (default 30; 0 = kept for good): how
    * long after a bulk job ends its rows (submitted personal data and the answers) are kept.
    */
@@ -221,10 +226,22 @@ export interface VerifyConfig {
    */
   greylistRetryMs: number;
   /**
+   * `VERIFY_GREYLIST_DELAY_SECONDS` (default 300, postgrey's own default): how long a greylisting
+   * server is assumed to defer a new (client, sender, recipient) when its reply does not say
+   * ("try again in 5 minutes"); `retryAfterSeconds` counts down from the first deferral.
+   */
+  greylistDelayMs: number;
+  /**
    * `VERIFY_MAX_SESSIONS_PER_HOST` (default 2): SMTP sessions open at once to one MX host, across
-   * every lookup of the process; more wait their turn within the lookup's time bound.
+   * every lookup of every instance sharing the database (a leased slot each, docs/decisions/0022);
+   * more wait their turn within the lookup's time bound.
    */
   maxSessionsPerHost: number;
+  /**
+   * `VERIFY_HOST_BACKOFF_SECONDS` (default 60): how long every instance leaves a mail host alone
+   * after it answered 421 or "too many connections" without saying for how long.
+   */
+  hostBackoffMs: number;
   /**
    * `VERIFY_MAX_RCPT_PER_SESSION` (default 9): RCPT commands in one session; further candidates
    * go to a next session. 9 keeps a session whose every recipient is refused under Postfix's
@@ -434,7 +451,9 @@ function loadVerifyConfig(env: Env, onDeploy: boolean): VerifyConfig {
       max: 3600,
     }),
     greylistRetryMs: seconds(env, "VERIFY_GREYLIST_RETRY_SECONDS", 20, { min: 0, max: 3600 }),
+    greylistDelayMs: seconds(env, "VERIFY_GREYLIST_DELAY_SECONDS", 300, { min: 0.1, max: 86_400 }),
     maxSessionsPerHost: integer(env, "VERIFY_MAX_SESSIONS_PER_HOST", 2, 1, 100),
+    hostBackoffMs: seconds(env, "VERIFY_HOST_BACKOFF_SECONDS", 60, { min: 0, max: 3600 }),
     // Two at least: the catch-all probe and one candidate.
     maxRcptPerSession: integer(env, "VERIFY_MAX_RCPT_PER_SESSION", 9, 2, 100),
     cacheSeconds: integer(env, "VERIFY_CACHE_SECONDS", 3600, 0, YEAR_SECONDS),
@@ -769,6 +788,10 @@ export function loadConfig(env: Env): Config {
     leadSearch: leadSearchConfig(env, deployment !== null),
     bulkLeaseMs: seconds(env, "BULK_LEASE_SECONDS", 120, { min: 0.1, max: 3600 }),
     bulkPageDelayMs: integer(env, "BULK_PAGE_DELAY_MS", 0, 0, 60_000),
+    bulkGreylistMaxWaitMs: seconds(env, "BULK_GREYLIST_MAX_WAIT_SECONDS", 3600, {
+      min: 0,
+      max: 7 * 86_400,
+    }),
     bulkResultsRetentionDays: integer(env, "BULK_RESULTS_RETENTION_DAYS", 30, 0, 3650),
     webhooks: {
       allowPrivateAddresses: flag(env, "WEBHOOK_ALLOW_PRIVATE_ADDRESSES", false),

@@ -83,6 +83,11 @@ export interface FindAnswer {
   company: ResolvedCompany | null;
   verification: VerificationEvidence | null;
   reason: FindReason | null;
+  /**
+   * With `verification-unavailable` when asking again later is expected to get further (a mail
+   * server greylisted the lookup, or paused us after a 421): the seconds until then.
+   */
+  retryAfterSeconds?: number;
 }
 
 /** Confidence that an address accepted at RCPT on a domain that is not catch-all is delivered. */

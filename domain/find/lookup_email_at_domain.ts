@@ -18,6 +18,7 @@ import { recordVerifiedEmail } from "../directory/record_verified_email.ts";
 import { verifiedAddressesAtDomain } from "../directory/verified_addresses_at_domain.ts";
 import { isDoNotContact } from "../do_not_contact/is_do_not_contact.ts";
 import { emailCandidates } from "./email_candidates.ts";
+import { keepCandidateOrder, keptCandidateOrder } from "./candidate_order_memory.ts";
 import { personalMailDomain } from "./personal_mail_domain.ts";
 import { isRoleMailbox } from "./role_mailbox.ts";
 import { type PersonName, rankPatterns } from "./email_patterns.ts";
@@ -103,11 +104,10 @@ export async function lookupEmailAtDomain(
     };
   }
 
-  const examples = await verifiedAddressesAtDomain(ctx, {
-    domain,
-    limit: PATTERN_EXAMPLES,
-  });
-  const guesses = emailCandidates(name, domain, { preferred: rankPatterns(examples) });
+  // A person greylisted before is asked in the order of that call: the same recipients.
+  const preferred = await keptCandidateOrder(ctx, name, domain) ??
+    rankPatterns(await verifiedAddressesAtDomain(ctx, { domain, limit: PATTERN_EXAMPLES }));
+  const guesses = emailCandidates(name, domain, { preferred });
   // This person's own addresses we know of (not recently verified) are asked first.
   const candidates = [
     ...new Set([
@@ -173,11 +173,13 @@ export async function lookupEmailAtDomain(
         answer: notFound("unusable-domain", "invalid", { person: found }),
       };
     case "unavailable":
+      if (outcome.why === "greylisted") await keepCandidateOrder(ctx, name, domain, preferred);
       return {
         completed: false,
         answer: notFound("verification-unavailable", "unknown", {
           person: found,
           verification: outcome.evidence ? { method: "smtp", ...outcome.evidence } : null,
+          ...(outcome.retryAfterSeconds ? { retryAfterSeconds: outcome.retryAfterSeconds } : {}),
         }),
       };
   }

@@ -22,5 +22,6 @@ export {
 } from "./remote_verifier.ts";
 export { createVerifierHandler } from "./verifier_server.ts";
 export { coalesceByDomain } from "./coalesce_by_domain.ts";
+export { createLeasedHostSessionSlots, SLOT_LEASE_MS } from "./leased_host_session_slots.ts";
 export { MAIL_PROVIDERS, type MailProvider, mailProviderOf } from "./mail_provider.ts";
 export { isPublicAddress } from "./is_public_address.ts";

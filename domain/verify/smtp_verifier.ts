@@ -1,10 +1,14 @@
 /**
  * The verification engine in this process: DNS for the mail hosts, then SMTP at the first host
- * that answers (`verify_at_mail_host.ts`): a random catch-all probe and each candidate, in one
- * session when they fit `VERIFY_MAX_RCPT_PER_SESSION`, retried once in a new session after
- * greylisting, at most `VERIFY_MAX_SESSIONS_PER_HOST` sessions to one host at a time across the
- * process. Hosts are tried in preference order; one that cannot be
- * reached, says 421 or drops us gives way to the next. Every DNS query goes through `dns`
+ * that answers (`verify_at_mail_host.ts`): a catch-all probe (`catch_all_probe.ts`: secret,
+ * domain and day, the same on every call of the day) and each candidate, in one session when they
+ * fit `VERIFY_MAX_RCPT_PER_SESSION`, retried once in a new session after greylisting, at most
+ * `VERIFY_MAX_SESSIONS_PER_HOST` sessions to one host at a time (`slots`: across the fleet when
+ * they are leased in Postgres). Still greylisted after the retry, the outcome carries
+ * `retryAfterSeconds`, counted from the host's first deferral of those recipients
+ * (`greylist_memory.ts`). Hosts are tried in preference order; one that cannot be
+ * reached, says 421 or drops us gives way to the next; a 421 or "too many connections" also
+ * pauses that host for every instance (`host_pace.ts`). Every DNS query goes through `dns`
  * (so `VERIFY_DNS_SERVER` applies to all of them); each host is dialled at its resolved
  * address on `config.smtpPort`, and only at a global one unless `allowPrivateAddresses`.
  * MX hosts that all do not exist (NXDOMAIN, no address) or have only non-global addresses make
@@ -33,7 +37,14 @@ import { findMailHosts, type MailHost } from "./find_mail_hosts.ts";
 import { createHostSessionSlots, type HostSessionSlots } from "./host_session_slots.ts";
 import { isPublicAddress } from "./is_public_address.ts";
 import { mailProviderOf } from "./mail_provider.ts";
-import { randomLocalPart } from "./random_local_part.ts";
+import { catchAllProbeLocalPart, dayOf, processProbeSecret } from "./catch_all_probe.ts";
+import {
+  createGreylistMemory,
+  type GreylistMemory,
+  retryAfterSeconds,
+  statedDelayMs,
+} from "./greylist_memory.ts";
+import { createHostPace, type HostPace } from "./host_pace.ts";
 import { createVerificationCache } from "./verification_cache.ts";
 import { type HostResult, verifyAtMailHost } from "./verify_at_mail_host.ts";
 import { isAddressAt, isMailDomain } from "./verification_schema.ts";
@@ -61,6 +72,14 @@ export interface SmtpVerifierDeps {
   slots?: HostSessionSlots;
   /** Told of every SMTP session and DNS question, with its outcome. */
   telemetry?: Telemetry;
+  /**
+   * The secret the catch-all probe address and the greylist memory's recipient tags derive from
+   * (`SVC_SECRET`, or the remote verifier's own); default: one made for this process, so the
+   * probe is stable only while it runs.
+   */
+  secret?: string;
+  /** The per-host pause after a 421; default one in `kv` (fleet-wide when KV is shared). */
+  pace?: HostPace;
 }
 
 /** Lower-cases the domain and checks every candidate is an address at it. */
@@ -95,6 +114,37 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
   const caCerts = deps.caCerts ?? readCaCerts(config.tlsCaFile);
   const cache = createVerificationCache({ kv: deps.kv, clock, cacheSeconds: config.cacheSeconds });
   const slots = deps.slots ?? createHostSessionSlots(config.maxSessionsPerHost);
+  const secret = deps.secret ?? processProbeSecret();
+  const pace = deps.pace ?? createHostPace({ kv: deps.kv, clock });
+  const greylist: GreylistMemory = createGreylistMemory({ kv: deps.kv, clock, secret });
+
+  /**
+   * The probe address for `domain` at `host`: today's, unless the host greylisted yesterday's
+   * (a wait across midnight UTC must ask the same address).
+   */
+  async function probeAt(domain: string, host: string): Promise<string> {
+    const today = dayOf(clock.now());
+    const yesterday = `${catchAllProbeLocalPart(secret, domain, today - 1)}@${domain}`;
+    if (await greylist.remembers(host, yesterday)) return yesterday;
+    return `${catchAllProbeLocalPart(secret, domain, today)}@${domain}`;
+  }
+
+  /** Remembers who is still greylisted and says when to ask again. */
+  async function withRetryAfter(
+    host: string,
+    outcomes: VerificationOutcome[],
+    deferrals: readonly ({ recipients: string[]; statedText: string } | null)[],
+  ): Promise<VerificationOutcome[]> {
+    return await Promise.all(outcomes.map(async (outcome, group) => {
+      const deferral = deferrals[group];
+      if (outcome.kind !== "unavailable" || outcome.why !== "greylisted" || !deferral) {
+        return outcome;
+      }
+      const delayMs = statedDelayMs(deferral.statedText) ?? config.greylistDelayMs;
+      const passesAt = await greylist.deferred(host, deferral.recipients, delayMs);
+      return { ...outcome, retryAfterSeconds: retryAfterSeconds(passesAt, delayMs, clock.now()) };
+    }));
+  }
 
   async function mailHostsOf(
     domain: string,
@@ -146,12 +196,15 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
     if (!Array.isArray(hosts)) return forAll(hosts);
     progress.mailHosts = hosts.map((host) => host.name);
 
-    // One probe address for the whole lookup: a greylisting retry must ask the same one.
-    const probe = known?.catchAll === false ? null : `${randomLocalPart()}@${domain}`;
+    // One probe address for the whole lookup, and the same on the next one: a greylisting
+    // retry must ask the same one.
+    const skipProbe = known?.catchAll === false;
     let failure: { why: UnavailableWhy; evidence: SmtpEvidence | null } = {
       why: "hosts-down",
       evidence: null,
     };
+    /** The earliest end of a pause that kept us from a host. */
+    let pausedUntil: number | null = null;
     /** Hosts that do not exist or have no address, and hosts with only non-global ones. */
     let missing = 0;
     let notPublic = 0;
@@ -177,6 +230,7 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
         continue;
       }
       let result: HostResult | null = null;
+      const probe = skipProbe ? null : await probeAt(domain, host.name);
       for (const address of addresses) {
         result = await verifyAtMailHost({
           host: host.name,
@@ -192,6 +246,7 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
           connect: deps.connect,
           telemetry: deps.telemetry,
           onSession: () => deps.onSession?.({ domain, mxHost: host.name, address }),
+          pace,
         });
         if (result.kind === "decided" || result.connected) break;
       }
@@ -200,7 +255,12 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
         if (verdict && result.outcomes.some((outcome) => outcome.kind !== "unavailable")) {
           await cache.writeCatchAll(domain, verdict.catchAll, verdict.evidence);
         }
-        return result.outcomes;
+        return await withRetryAfter(host.name, result.outcomes, result.deferrals);
+      }
+      if (result?.kind === "failed" && result.pausedUntil) {
+        pausedUntil = Math.min(pausedUntil ?? Infinity, result.pausedUntil);
+        // A paused host says nothing new: an earlier failure (or none) stands.
+        continue;
       }
       if (result) failure = { why: result.why, evidence: result.evidence };
     }
@@ -210,6 +270,10 @@ export function createSmtpVerifier(deps: SmtpVerifierDeps): EmailVerifier {
         kind: "unusable-domain",
         why: notPublic > 0 ? "no-public-address" : "no-mail-host",
       });
+    }
+    if (pausedUntil !== null && failure.why === "hosts-down") {
+      const seconds = Math.max(1, Math.ceil((pausedUntil - clock.now()) / 1000));
+      return forAll({ kind: "unavailable", ...failure, retryAfterSeconds: seconds });
     }
     return forAll({ kind: "unavailable", ...failure });
   }

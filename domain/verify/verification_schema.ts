@@ -89,6 +89,7 @@ export const verificationOutcomeSchema = z.discriminatedUnion("kind", [
     why: z.enum(UNAVAILABLE_WHYS),
     evidence: evidence.nullable(),
     mailHosts,
+    retryAfterSeconds: z.number().int().positive().optional(),
   }),
 ]);
 

@@ -31,6 +31,7 @@ import {
 } from "./ask_mail_host.ts";
 import type { SmtpEvidence, UnavailableWhy, VerificationOutcome } from "./email_verifier.ts";
 import type { HostSessionSlots } from "./host_session_slots.ts";
+import { asksToBackOff, backOffMs, type HostPace } from "./host_pace.ts";
 import { mailProviderOf } from "./mail_provider.ts";
 import { noTelemetry, type SessionOutcome, type Telemetry } from "../observability/telemetry.ts";
 
@@ -56,6 +57,14 @@ export interface VerifyAtMailHostInput {
   onSession?: () => void;
   /** Told of every session and how it ended (by who runs the host, never its name). */
   telemetry?: Telemetry;
+  /** The fleet-wide pause per host after a 421 or "too many connections" (none: no pause). */
+  pace?: HostPace;
+}
+
+/** A person still greylisted: the recipients deferred, and the delay the last reply stated. */
+export interface Deferral {
+  recipients: string[];
+  statedText: string;
 }
 
 export type HostFailure = "hosts-down" | "timeout" | "tls-error";
@@ -67,6 +76,8 @@ export type HostResult =
     outcomes: VerificationOutcome[];
     /** What the probe said, when it was asked and answered yes or no (for the cache). */
     probeVerdict: { catchAll: boolean; evidence: SmtpEvidence } | null;
+    /** Per group, what is still greylisted when its outcome is `greylisted`; else null. */
+    deferrals: (Deferral | null)[];
   }
   | {
     kind: "failed";
@@ -74,6 +85,8 @@ export type HostResult =
     evidence: SmtpEvidence | null;
     /** False when no TCP connection could be opened (the next address may be tried). */
     connected: boolean;
+    /** Set when the host was not dialled because it is paused fleet-wide (until then). */
+    pausedUntil?: number;
   };
 
 /** Ends the work at this host with a result. */
@@ -100,7 +113,12 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
   const answerEvidence = (answer: RecipientAnswer) => evidence(answer.reply, answer.tls);
   /** The same outcome for everyone: the host said something about us, not about a mailbox. */
   const everyone = (outcome: VerificationOutcome) =>
-    new Ended({ kind: "decided", outcomes: groups.map(() => outcome), probeVerdict: null });
+    new Ended({
+      kind: "decided",
+      outcomes: groups.map(() => outcome),
+      probeVerdict: null,
+      deferrals: groups.map(() => null),
+    });
   const unavailable = (why: UnavailableWhy, evidence: SmtpEvidence) =>
     everyone({ kind: "unavailable", why, evidence });
 
@@ -150,6 +168,16 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
 
   /** One session, holding a slot of the host; once more without STARTTLS if TLS failed. */
   const session = async (recipients: readonly string[]): Promise<SessionResult> => {
+    const pausedUntil = await input.pace?.pausedUntil(input.host);
+    if (pausedUntil) {
+      throw new Ended({
+        kind: "failed",
+        why: "hosts-down",
+        evidence: null,
+        connected: false,
+        pausedUntil,
+      });
+    }
     const release = await input.slots.acquire(input.host, input.signal).catch(() => {
       throw new SmtpFailure("aborted", "waiting for a session slot: aborted");
     });
@@ -191,6 +219,14 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
     let rest = recipients.filter(needed);
     while (rest.length > 0) {
       const result = await session(rest);
+      const backOff = result.kind === "failed"
+        ? result.reply
+        : result.kind === "asked"
+        ? result.answers.find((answer) => answer.reading === "closing")?.reply ?? null
+        : null;
+      if (backOff && asksToBackOff(backOff)) {
+        await input.pace?.pause(input.host, backOffMs(backOff, config.hostBackoffMs));
+      }
       if (result.kind === "failed") {
         throw new Ended({
           kind: "failed",
@@ -296,6 +332,13 @@ export async function verifyAtMailHost(input: VerifyAtMailHostInput): Promise<Ho
           : verdict
       ),
       probeVerdict: probeVerdict(),
+      deferrals: verdicts.map((verdict, group) => {
+        if (verdict !== "retry") return null;
+        const deferred = [probe, ...groups[group]].filter((address): address is string =>
+          address !== null && answers.get(address)?.reading === "temporary"
+        );
+        return { recipients: deferred, statedText: lastTemporary(groups[group]).reply.text };
+      }),
     };
   } catch (error) {
     if (error instanceof Ended) return error.result;

@@ -28,12 +28,30 @@ export async function callTool(
   const response = await caller.fetch(request.request);
   const answer = await response.json() as { data?: Record<string, unknown>; error?: ApiError };
   if (response.ok && answer.data) {
+    const retryAfter = answer.data.retryAfterSeconds;
     return {
-      content: [{ type: "text", text: JSON.stringify(answer.data) }],
+      content: [
+        { type: "text", text: JSON.stringify(answer.data) },
+        // Said in words too: an agent reading the text learns when calling again gets further.
+        ...(typeof retryAfter === "number"
+          ? [{ type: "text" as const, text: tryAgainIn(retryAfter) }]
+          : []),
+      ],
       structuredContent: answer.data,
     };
   }
   return toolError(answer.error ?? { code: "internal_error", message: "Internal error" });
+}
+
+/**
+ * A lookup a mail server greylisted (or asked us to leave for a while): when to call again. The
+ * same arguments (and idempotencyKey) then ask the same recipients from the same sender, which a
+ * greylisting server lets through once its delay has passed.
+ */
+export function tryAgainIn(seconds: number): string {
+  return `Not verified yet: the mail server asked to come back later (greylisting). Nothing was ` +
+    `charged. Call this tool again with the same arguments in ${seconds} seconds ` +
+    `(retryAfterSeconds).`;
 }
 
 interface ApiError {

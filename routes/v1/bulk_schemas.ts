@@ -52,6 +52,10 @@ export const BulkJobSchema = z.object({
     }),
     invalid: z.number().int(),
     duplicates: z.number().int(),
+    waiting: z.number().int().openapi({
+      description:
+        "Rows not answered yet because a mail server greylisted them (it defers a new sender–recipient pair for minutes): each is asked again after the server's delay, up to BULK_GREYLIST_MAX_WAIT_SECONDS (default 3600) from its first deferral, then answered `verification-unavailable`. Not charged while waiting",
+    }),
   }),
   pointsReserved: z.number().int(),
   invalidRows: z.array(InvalidRowSchema),

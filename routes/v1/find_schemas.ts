@@ -221,6 +221,11 @@ export const FindAnswerSchema = z.object({
     description:
       "Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (NXDOMAIN, a null MX, neither MX nor A/AAAA, MX hosts that do not exist, or mail hosts only on loopback/private/link-local or other non-global addresses, which are never connected to; not billed), `free-mail-domain` / `disposable-domain` (the domain is a free mailbox provider such as gmail.com, or a throwaway-address service: no work email lives there; refused before any DNS or SMTP, not billed; in company mode the company part is billed, as for `unusable-domain`), `do-not-contact` (the domain, a parent domain, or this person's address is on the workspace's do-not-contact list; refused before any DNS or SMTP, nothing billed in any mode, nothing about the person returned), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, DNS that could not answer (SERVFAIL, REFUSED, no answer), or a provider could not answer; not billed, except a company part already resolved; a retry with the same Idempotency-Key runs again and answers `replay: false`, charging only what the key has not paid), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)",
   }),
+  retryAfterSeconds: z.number().int().positive().optional().openapi({
+    description:
+      "With `verification-unavailable` only, when calling again is expected to get further: the mail server greylisted the lookup (it defers a new sender–recipient pair for minutes; the same call after this many seconds asks the same recipients from the same sender and passes), or asked us to come back later (421). Absent otherwise",
+    example: 240,
+  }),
   ...LookupBillingFields,
   ...CreditsChargedField,
 }).openapi("FindAnswer");

@@ -20,6 +20,9 @@
  * - `"greylist"`: `451 4.7.1 Greylisted, try again later`, every time
  * - `{ greylist: n, then? }`: 451 4.7.1 the first `n` times this address is asked on this host,
  *   then `then` (default `"accept"`): a greylisting daemon in front of the mailbox
+ * - `{ greylistMs, then? }`: as postgrey does it: 451 4.7.1 until `greylistMs` after this host
+ *   first saw this (sender, recipient), then `then` (default `"accept"`); a new sender or
+ *   recipient starts its own wait
  * - `"policy"`: `554 5.7.1 … blocked using zen.spamhaus.org`
  * - `"421"`: `421 4.3.2 Service shutting down` and the connection is closed
  * - `"drop"`: the connection is closed without a reply
@@ -40,6 +43,7 @@ export type FakeReply =
   | "421"
   | "drop"
   | { greylist: number; then?: FakeReply }
+  | { greylistMs: number; then?: FakeReply }
   | { code: number; message: string; close?: boolean }
   | { delayMs: number; then?: FakeReply };
 
@@ -159,6 +163,8 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
   const openNow = new Map<string, number>();
   const mostOpen = new Map<string, number>();
   const greylisted = new Map<string, number>();
+  /** (host, sender, recipient) → when first seen (`{ greylistMs }`). */
+  const firstSeen = new Map<string, number>();
   const sessions: FakeSmtpSession[] = [];
   const rcpts: FakeSmtpRcpt[] = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -232,6 +238,11 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
           const seen = greylisted.get(seenKey) ?? 0;
           greylisted.set(seenKey, seen + 1);
           reply = seen < reply.greylist ? "greylist" : reply.then ?? "accept";
+        } else if (typeof reply === "object" && "greylistMs" in reply) {
+          const triplet = `${host}\u0000${record?.mailFrom ?? ""}\u0000${lower}`;
+          const since = firstSeen.get(triplet) ?? Date.now();
+          firstSeen.set(triplet, since);
+          reply = Date.now() - since < reply.greylistMs ? "greylist" : reply.then ?? "accept";
         }
         const entry: FakeSmtpRcpt = {
           host,
@@ -331,6 +342,7 @@ export async function startFakeSmtp(options: FakeSmtpOptions = {}): Promise<Fake
     reset() {
       counts.clear();
       mostOpen.clear();
+      // `firstSeen` stays: a greylisting daemon's memory outlives what a test counts.
       greylisted.clear();
       sessions.length = 0;
       rcpts.length = 0;

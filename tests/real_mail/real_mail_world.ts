@@ -25,6 +25,8 @@ export const REAL_DNS_SERVER = "127.0.0.20:5353";
 export const REAL_HELO_NAME = "verifier.test";
 
 const POSTGREY_ADDRESS = "127.0.0.23:10023";
+/** A second postgrey with a realistic delay (minutes in the wild; `slowGreylistSeconds` here). */
+const SLOW_POSTGREY_ADDRESS = "127.0.0.35:10023";
 
 /** The mail hosts: name, address, and what their smtpd does beyond the defaults. */
 export const REAL_HOSTS = {
@@ -44,6 +46,8 @@ export const REAL_HOSTS = {
   errorLimit: { name: "mx.limits.test", address: "127.0.0.28" },
   /** Nothing listens here: the preferred MX of twomx.test is dead. */
   dead: { name: "mx1.twomx.test", address: "127.0.0.29" },
+  /** Postfix asking the second postgrey (`slowGreylistSeconds`, e.g. 60 s). */
+  slowGrey: { name: "mx.slowgrey.test", address: "127.0.0.36" },
 } as const;
 
 export type RealHost = keyof typeof REAL_HOSTS;
@@ -66,6 +70,8 @@ const MAILBOXES = [
   "ada.lovelace@limits.test",
   "info@plain.test",
   "@mailinator.com",
+  "ada.lovelace@slowgrey.test",
+  "grace.hopper@slowgrey.test",
 ];
 
 const MAIL_DOMAINS = [
@@ -81,6 +87,7 @@ const MAIL_DOMAINS = [
   "sender.test",
   "limits.test",
   "mailinator.com",
+  "slowgrey.test",
 ];
 
 /** dnsmasq's zone: MX records, host addresses, a null MX, a dangling MX; all else NXDOMAIN. */
@@ -100,6 +107,7 @@ function dnsmasqZone(benchDomains: readonly string[]): string[] {
     mx("policy.test", h.policy.name),
     mx("sender.test", h.sender.name),
     mx("limits.test", h.errorLimit.name),
+    mx("slowgrey.test", h.slowGrey.name),
     // An MX naming a host that has no address.
     mx("dangling.test", "ghost.dangling.test"),
     // A throwaway-address service of the disposable list, here a catch-all at mx.plain.test.
@@ -170,6 +178,7 @@ async function stopLeftovers(): Promise<void> {
       await run("postfix", ["-c", join(dir, "postfix"), "stop"]);
     }
     await killPidFile(join(dir, "postgrey.pid"));
+    await killPidFile(join(dir, "postgrey-slow.pid"));
     await killPidFile(join(dir, "dnsmasq.pid"));
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
@@ -178,6 +187,8 @@ async function stopLeftovers(): Promise<void> {
 /** Starts dnsmasq, postgrey and Postfix under a new temp directory. */
 export async function startRealMailWorld(options: {
   greylistSeconds: number;
+  /** postgrey's delay in front of mx.slowgrey.test (default 60 s, as greylisting in the wild). */
+  slowGreylistSeconds?: number;
   /** More mailboxes Postfix knows, beyond the suite's own (benchmarks). */
   mailboxes?: readonly string[];
   /** More mail domains (benchmarks), each with its own MX name on the plain host. */
@@ -202,6 +213,12 @@ export async function startRealMailWorld(options: {
     const benchDomains = options.benchDomains ?? [];
     started.push(await startDnsmasq(dir, benchDomains));
     started.push(await startPostgrey(dir, options.greylistSeconds));
+    started.push(
+      await startPostgrey(dir, options.slowGreylistSeconds ?? 60, {
+        address: SLOW_POSTGREY_ADDRESS,
+        name: "postgrey-slow",
+      }),
+    );
     const postfix = await startPostfix(
       dir,
       tls,
@@ -249,15 +266,19 @@ async function startDnsmasq(
   return () => killPidFile(pidFile);
 }
 
-async function startPostgrey(dir: string, delaySeconds: number): Promise<() => Promise<void>> {
-  const db = join(dir, "postgrey");
+async function startPostgrey(
+  dir: string,
+  delaySeconds: number,
+  instance = { address: POSTGREY_ADDRESS, name: "postgrey" },
+): Promise<() => Promise<void>> {
+  const db = join(dir, instance.name);
   await Deno.mkdir(db);
   await mustRun("chown", ["postgrey:postgrey", db]);
-  const empty = join(dir, "postgrey-whitelist");
+  const empty = join(dir, `${instance.name}-whitelist`);
   await Deno.writeTextFile(empty, "");
-  const pidFile = join(dir, "postgrey.pid");
+  const pidFile = join(dir, `${instance.name}.pid`);
   await mustRun("postgrey", [
-    `--inet=${POSTGREY_ADDRESS}`,
+    `--inet=${instance.address}`,
     `--dbdir=${db}`,
     `--pidfile=${pidFile}`,
     `--delay=${delaySeconds}`,
@@ -267,7 +288,7 @@ async function startPostgrey(dir: string, delaySeconds: number): Promise<() => P
     "--lookup-by-host",
     "--daemonize",
   ]);
-  await waitForPort(POSTGREY_ADDRESS);
+  await waitForPort(instance.address);
   return () => killPidFile(pidFile);
 }
 
@@ -404,6 +425,11 @@ function masterCf(config: string, tls: Certificates): string {
       // As postgrey's own README sets it up: the unknown-recipient check (implicit, at the end)
       // comes after greylisting, so the catch-all probe is greylisted too.
       `${rcpt}=check_policy_service,inet:${POSTGREY_ADDRESS}`,
+    ),
+    smtpd(
+      h.slowGrey.address,
+      `myhostname=${h.slowGrey.name}`,
+      `${rcpt}=check_policy_service,inet:${SLOW_POSTGREY_ADDRESS}`,
     ),
     smtpd(
       h.selfSigned.address,

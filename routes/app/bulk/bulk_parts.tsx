@@ -52,6 +52,14 @@ export function JobProgress(props: { job: BulkJob }) {
           <strong>{points(counts.found)}</strong> {job.operation === "verify" ? "valid" : "found"}
           {" · "}
           <strong>{points(counts.charged)}</strong> {noun(counts.charged, "point")} charged
+          {counts.waiting > 0
+            ? (
+              <>
+                {" · "}
+                <strong data-waiting>{points(counts.waiting)}</strong> waiting on greylisting
+              </>
+            )
+            : null}
         </span>
       </div>
       <progress
@@ -62,6 +70,15 @@ export function JobProgress(props: { job: BulkJob }) {
         {percent}%
       </progress>
       <p class="muted lead-progress-note">{statusNote(job)}</p>
+      {counts.waiting > 0 && !isTerminalJob(job.status)
+        ? (
+          <p class="muted lead-progress-note">
+            Some mail servers greylist: they turn away a first attempt and accept the same one after
+            a delay of minutes. Those rows are asked again after the delay (for a bounded time, an
+            hour by default), and charged only once they are answered.
+          </p>
+        )
+        : null}
     </div>
   );
 }

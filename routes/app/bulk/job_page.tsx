@@ -283,6 +283,8 @@ function JobPage(
             <dd>{points(job.counts.rows)}</dd>
             <dt>Duplicates folded</dt>
             <dd>{points(job.counts.duplicates)}</dd>
+            <dt>Waiting on greylisting</dt>
+            <dd>{points(job.counts.waiting)}</dd>
             <dt>Reserved at start</dt>
             <dd>{points(job.pointsReserved)}</dd>
             <dt>Charged</dt>
