@@ -186,16 +186,14 @@ export function answerOf(address: CheckedAddress, verified: VerificationOutcome)
         mail: { ...mail(false, null), provider: null },
       };
     case "unavailable": {
-      // An engine that remembers greylisting may say when a retry can pass.
-      const retryAfter = (verified as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      // The engine remembers greylisting and says when a retry can pass.
+      const retryAfter = verified.retryAfterSeconds;
       return {
         ...base,
         status: "unknown",
         reason: UNAVAILABLE_REASONS[verified.why],
         confidence: 0,
-        retryAfterSeconds: typeof retryAfter === "number" && retryAfter >= 0
-          ? Math.ceil(retryAfter)
-          : null,
+        retryAfterSeconds: retryAfter === undefined ? null : Math.ceil(retryAfter),
         // Hosts were found (a DNS failure found none): the domain takes mail, if not from us now.
         mail: mail(mxHosts.length > 0 ? true : null, null),
       };
