@@ -14,6 +14,7 @@ import { createResultCache } from "./lookups/result_cache.ts";
 import { noTelemetry, type Telemetry } from "./observability/telemetry.ts";
 import { observedCharge } from "./observability/observed_ports.ts";
 import { createSecretSeal } from "./webhooks/sealed_secret.ts";
+import { createPersonKeys } from "./privacy/person_keys.ts";
 
 export interface ContextParts {
   config: Pick<Config, "prices" | "rateLimits" | "authCacheSeconds" | "searchCacheSeconds">;
@@ -63,6 +64,7 @@ export function buildContext(parts: ContextParts): DomainContext {
       ttlSeconds: config.searchCacheSeconds,
     }),
     webhookSecrets: createSecretSeal(parts.secret),
+    personKeys: createPersonKeys(parts.secret, parts.settings.network),
     telemetry,
   };
 }

@@ -21,6 +21,7 @@ import type { ProfileNetwork } from "./shared/profile_network.ts";
 import type { WebhookSettings } from "./webhooks/webhook_settings.ts";
 import type { SecretSeal } from "./webhooks/sealed_secret.ts";
 import type { Telemetry } from "./observability/telemetry.ts";
+import type { PersonKeys } from "./privacy/person_keys.ts";
 
 /** The outside services a verb may reach, each a port with a fake beside it for tests. */
 export interface Ports {
@@ -86,6 +87,8 @@ export interface DomainContext extends Ports {
   resultCache: ResultCache;
   /** Seals and opens webhook signing secrets under a key derived from the server secret. */
   webhookSecrets: SecretSeal;
+  /** Keyed fingerprints of people, for the service-wide suppression list (privacy/). */
+  personKeys: PersonKeys;
   /** Metrics and spans of the work (`observability/telemetry.ts`); the no-op in most tests. */
   telemetry: Telemetry;
 }
