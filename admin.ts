@@ -58,7 +58,8 @@ const USAGE = `usage: deno task admin <command> [options]
   import FILE.jsonl                                → loads people into the directory; one JSON
                                                      object a line, {"name",…}; bad lines are
                                                      listed by number and the rest loaded (exit 1
-                                                     when any line was rejected)
+                                                     when any line was rejected); people on the
+                                                     suppression list are skipped ("suppressed")
   demo [--people N]                                → fills the directory with N demo people
                                                      (default 200) and names a few to try
   dnc add --workspace ID (--email E | --domain D)  → puts an address or a domain (which covers
@@ -176,7 +177,7 @@ const COMMANDS: Record<string, Command> = {
     options: [],
     positionals: ["FILE.jsonl"],
     run: async (ctx, _o, { args, config, progress }) => {
-      const summary = await importFile(ctx, {
+      const summary = await importFile({ ...ctx, ...await privacyContext(ctx, config) }, {
         path: args[0],
         splitNames: nameSplitter(config.modelPath, progress),
         network: config.network,

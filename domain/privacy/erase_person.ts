@@ -97,14 +97,16 @@ export async function erasePerson(
 
     const ids = people.map((p) => p.id);
     const terms = termsOf(emails, urls, names);
+    // The records go first: a lead-search page being delivered holds them FOR SHARE, so this
+    // waits for it, and the redaction below (a later statement, a later snapshot) meets its rows.
+    const deletedPeople = ids.length === 0 ? [] : await tx`
+      DELETE FROM people WHERE id = ANY(${ids}::text[]) RETURNING 1`;
     const leadRows = await tx`
       UPDATE lead_search_results
          SET name = '', title = NULL, company = NULL, location = NULL, network_url = NULL
        WHERE (person_id = ANY(${ids}::text[]) OR network_url = ANY(${urls}::text[]))
          AND name <> ''
       RETURNING 1`;
-    const deletedPeople = ids.length === 0 ? [] : await tx`
-      DELETE FROM people WHERE id = ANY(${ids}::text[]) RETURNING 1`;
     const bulkRows = await redactBulkRows(tx, terms);
     const replays = await dropReplayAnswers(tx, terms);
     const report: ErasureReport = {
@@ -168,7 +170,9 @@ async function redactBulkRows(tx: TransactionSql, terms: Terms): Promise<number>
            answer = CASE WHEN answer IS NULL THEN NULL
                          ELSE jsonb_build_object('found', answer -> 'found', 'erased', true,
                                                  'reason', 'erased') END
-     WHERE NOT (input ? 'erased') AND ${matches(tx, "lower(input::text || coalesce(answer::text, ''))", terms)}
+     WHERE NOT (input ? 'erased') AND ${
+    matches(tx, "lower(input::text || coalesce(answer::text, ''))", terms)
+  }
     RETURNING 1`;
   return rows.length;
 }
@@ -190,7 +194,9 @@ function matches(tx: TransactionSql, text: string, terms: Terms) {
     ${column} LIKE ANY(${terms.exact.map(anywhere)}::text[])
     OR EXISTS (
       SELECT 1 FROM unnest(${terms.names.map((n) => anywhere(n.name))}::text[],
-                           ${terms.names.map((n) => anywhere(n.domain))}::text[]) AS t (name, domain)
+                           ${
+    terms.names.map((n) => anywhere(n.domain))
+  }::text[]) AS t (name, domain)
        WHERE ${column} LIKE t.name AND ${column} LIKE t.domain))`;
 }
 

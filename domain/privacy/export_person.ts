@@ -6,7 +6,7 @@
  * runs delivered them (run ids and when; the workspaces' own copies are theirs). Reads only.
  */
 import type { LookupSettings } from "../context.ts";
-import { type HeldPerson, heldPeople } from "./held_people.ts";
+import { heldPeople, type HeldPerson } from "./held_people.ts";
 import { isSuppressed, type SuppressionContext } from "./is_suppressed.ts";
 import { type PersonTargetInput, readPersonTarget } from "./person_target.ts";
 
