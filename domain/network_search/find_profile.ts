@@ -33,7 +33,9 @@ export async function findProfile(ctx: DomainContext, asked: AskedPerson): Promi
   const askedName = `${asked.firstName} ${asked.lastName}`;
   if (
     asked.company &&
-    await isSuppressed(ctx, { names: [{ name: askedName, domain: asked.company }] })
+    await isSuppressed(ctx, {
+      names: [{ name: askedName, domain: asked.company, company: asked.company }],
+    })
   ) {
     return { kind: "none", suppressed: true };
   }

@@ -73,17 +73,30 @@ export async function erasePerson(
     const identifiers: Required<PersonIdentifiers> = { emails: [], profileUrls: [], names: [] };
     const emails = identifiers.emails as string[];
     const urls = identifiers.profileUrls as string[];
-    const names = identifiers.names as { name: string; domain: string }[];
+    const names: { name: string; domain: string }[] = [];
+    const identifierNames = identifiers.names as {
+      name: string;
+      domain: string | null;
+      company?: string;
+    }[];
     if (target.kind === "email") emails.push(target.email);
     if (target.kind === "profile") urls.push(target.url);
-    if (target.kind === "name") names.push({ name: target.name, domain: target.domain });
+    if (target.kind === "name") {
+      names.push({ name: target.name, domain: target.domain });
+      identifierNames.push({ name: target.name, domain: target.domain });
+    }
     for (const p of people) {
       emails.push(...p.emails.map((e) => e.address), ...p.channels.emails);
       if (p.networkUrl) urls.push(p.networkUrl);
-      if (p.company?.domain) {
-        names.push({ name: p.fullName, domain: p.company.domain });
-        if (p.given && p.surname) {
-          names.push({ name: `${p.given} ${p.surname}`, domain: p.company.domain });
+      if (p.company) {
+        const { domain, name: company } = p.company;
+        const spellings = [
+          p.fullName,
+          ...(p.given && p.surname ? [`${p.given} ${p.surname}`] : []),
+        ];
+        for (const name of spellings) {
+          identifierNames.push({ name, domain, company });
+          if (domain) names.push({ name, domain });
         }
       }
     }

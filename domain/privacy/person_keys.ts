@@ -10,7 +10,10 @@
  *   is also checked without it (it reaches the same mailbox).
  * - `profile`: the profile URL's canonical form (`normalizeNetworkUrl`, the configured network).
  * - `name`: the folded name (`foldName`: case, diacritics, spacing) `@` the registrable domain of
- *   the company (`companyDomainOf`), the directory's own dedupe key for a person without a URL.
+ *   the company (`companyDomainOf`), the directory's own dedupe key for a person without a URL;
+ *   or, where only a company name is known (network search asks by employer name), the folded
+ *   name `@company:` the company's normal name (`normalizeCompanyName`), as the directory keys a
+ *   person whose company has no domain.
  *
  * Instances sharing a database share `SVC_SECRET`, so they share these keys; a new secret makes
  * every entry unreadable (docs/privacy.md).
@@ -18,7 +21,12 @@
 import { Buffer } from "node:buffer";
 import { createHmac, hkdfSync } from "node:crypto";
 import { normalizeEmail } from "../do_not_contact/do_not_contact_entry.ts";
-import { companyDomainOf, foldName, normalizeNetworkUrl } from "../directory/normalize.ts";
+import {
+  companyDomainOf,
+  foldName,
+  normalizeCompanyName,
+  normalizeNetworkUrl,
+} from "../directory/normalize.ts";
 import type { ProfileNetwork } from "../shared/profile_network.ts";
 
 const KEY_INFO = "privacy-suppression v1";
@@ -29,7 +37,12 @@ export type SuppressionKind = "email" | "profile" | "name";
 export interface PersonIdentifiers {
   emails?: readonly string[];
   profileUrls?: readonly (string | null | undefined)[];
-  names?: readonly { name: string; domain: string | null | undefined }[];
+  names?: readonly {
+    name: string;
+    domain?: string | null;
+    /** A company name, where no domain is known. */
+    company?: string | null;
+  }[];
 }
 
 export interface PersonKey {
@@ -59,10 +72,13 @@ export function createPersonKeys(serverSecret: string, network?: ProfileNetwork)
         const value = url ? normalizeNetworkUrl(url, network) : null;
         if (value) add(mac("profile", value));
       }
-      for (const { name, domain } of identifiers.names ?? []) {
+      for (const { name, domain, company } of identifiers.names ?? []) {
         const folded = foldName(name);
-        const company = domain ? companyDomainOf(domain) : null;
-        if (folded && company) add(mac("name", `${folded}@${company}`));
+        if (!folded) continue;
+        const registrable = domain ? companyDomainOf(domain) : null;
+        if (registrable) add(mac("name", `${folded}@${registrable}`));
+        const companyKey = company ? normalizeCompanyName(company) : "";
+        if (companyKey) add(mac("name", `${folded}@company:${companyKey}`));
       }
       return [...out.values()];
     },

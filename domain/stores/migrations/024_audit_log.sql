@@ -13,7 +13,7 @@ CREATE TABLE audit_log (
   actor_kind   text NOT NULL CHECK (actor_kind IN ('member', 'api-key', 'cli', 'public-page',
                                                     'service')),
   actor_id     text,
-  action       text NOT NULL CHECK (action ~ '^[a-z]+(\.[a-z-]+)+$'),
+  action       text NOT NULL CHECK (action ~ '^[a-z-]+(\.[a-z-]+)+$'),
   subject_id   text,
   details      jsonb NOT NULL DEFAULT '{}'::jsonb CHECK (jsonb_typeof(details) = 'object'),
   CHECK ((actor_kind IN ('member', 'api-key')) = (actor_id IS NOT NULL))
