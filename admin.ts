@@ -113,7 +113,11 @@ const COMMANDS: Record<string, Command> = {
   "workspace create": {
     options: ["name", "points"],
     run: (ctx, o) =>
-      createWorkspace(ctx, { name: required(o, "name"), points: optionalInteger(o, "points", 0) })
+      createWorkspace(ctx, {
+        name: required(o, "name"),
+        points: optionalInteger(o, "points", 0),
+        actor: CLI,
+      })
         .then(({ workspaceId, apiKey }) => ({ workspaceId, apiKey })),
   },
   "key create": {

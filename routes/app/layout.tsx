@@ -18,6 +18,7 @@ export type Section =
   | "do-not-contact"
   | "keys"
   | "webhooks"
+  | "audit-log"
   | "prices"
   | "docs";
 
@@ -30,6 +31,7 @@ const NAVIGATION: { section: Section; href: string; label: string }[] = [
   { section: "do-not-contact", href: "/app/do-not-contact", label: "Do-not-contact" },
   { section: "keys", href: "/app/settings/api-keys", label: "API keys" },
   { section: "webhooks", href: "/app/settings/webhooks", label: "Webhooks" },
+  { section: "audit-log", href: "/app/settings/audit-log", label: "Audit log" },
   { section: "prices", href: "/app/prices", label: "Prices" },
   { section: "docs", href: "/docs", label: "API reference" },
 ];

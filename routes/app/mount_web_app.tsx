@@ -20,6 +20,7 @@ import { mountLeadSearchPages } from "./lead_search_pages.tsx";
 import { mountBulkPages } from "./bulk_pages.tsx";
 import { mountLedger } from "./ledger.tsx";
 import { mountWebhooks } from "./webhooks.tsx";
+import { mountAuditLog } from "./audit_log.tsx";
 import type { WebEnv } from "./web_env.ts";
 
 /** Security headers of every page: no framing, no sniffing, only our own scripts. */
@@ -58,6 +59,7 @@ export function mountWebApp(
   mountBulkPages(web, ctx);
   mountLedger(web, ctx);
   mountWebhooks(web, ctx);
+  mountAuditLog(web, ctx);
 
   web.notFound((c) => {
     c.status(404);
