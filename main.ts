@@ -176,6 +176,11 @@ export async function startService(
       enrichMaxAgeDays: config.enrichMaxAgeDays,
       bulkResultsRetentionDays: config.bulkResultsRetentionDays,
       webhooks: config.webhooks,
+      privacy: {
+        publicUrl: config.privacy.publicUrl,
+        contact: config.privacy.contact,
+        linkHours: config.privacy.linkHours,
+      },
     },
   });
   // Endpoints an older instance registered hold their signing secret as is: sealed here.

@@ -15,6 +15,7 @@ import { noTelemetry, type Telemetry } from "./observability/telemetry.ts";
 import { observedCharge } from "./observability/observed_ports.ts";
 import { createSecretSeal } from "./webhooks/sealed_secret.ts";
 import { createPersonKeys } from "./privacy/person_keys.ts";
+import { createOptOutLinks } from "./privacy/opt_out_link.ts";
 
 export interface ContextParts {
   config: Pick<Config, "prices" | "rateLimits" | "authCacheSeconds" | "searchCacheSeconds">;
@@ -65,6 +66,7 @@ export function buildContext(parts: ContextParts): DomainContext {
     }),
     webhookSecrets: createSecretSeal(parts.secret),
     personKeys: createPersonKeys(parts.secret, parts.settings.network),
+    optOutLinks: createOptOutLinks(parts.secret),
     telemetry,
   };
 }

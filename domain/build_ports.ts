@@ -4,6 +4,7 @@
  * pass fakes in directly.
  */
 import type { Config } from "./config/config.ts";
+import { createNodemailerSender } from "./providers/mail_submission/nodemailer_sender.ts";
 import type { Ports } from "./context.ts";
 import { createRemoteVerifier } from "./verify/mod.ts";
 import { createSmtpVerifier } from "./verify/mod.ts";
@@ -38,6 +39,7 @@ export async function buildPorts(
     | "reverseLookups"
     | "providerTimeoutMs"
     | "network"
+    | "privacy"
   >,
   deps: { kv: Deno.Kv; clock: Clock; fetch?: typeof fetch; logger?: Logger; telemetry?: Telemetry },
 ): Promise<Ports> {
@@ -89,6 +91,12 @@ export async function buildPorts(
         fetch: deps.fetch,
       }),
     ].map((lookup) => observedReverseLookup(lookup, telemetry)),
+    mailSender: config.privacy.mailSubmission && config.privacy.mailFrom
+      ? createNodemailerSender(config.privacy.mailSubmission, {
+        from: config.privacy.mailFrom,
+        timeoutMs: config.providerTimeoutMs,
+      })
+      : null,
   };
 }
 

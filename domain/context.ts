@@ -22,6 +22,8 @@ import type { WebhookSettings } from "./webhooks/webhook_settings.ts";
 import type { SecretSeal } from "./webhooks/sealed_secret.ts";
 import type { Telemetry } from "./observability/telemetry.ts";
 import type { PersonKeys } from "./privacy/person_keys.ts";
+import type { OptOutLinks } from "./privacy/opt_out_link.ts";
+import type { MailSender } from "./providers/mail_submission/port.ts";
 
 /** The outside services a verb may reach, each a port with a fake beside it for tests. */
 export interface Ports {
@@ -33,6 +35,8 @@ export interface Ports {
   webSearch: WebSearch | null;
   /** Enrich's reverse-lookup sources, in the order they are consulted (Gravatar, GitHub). */
   reverseLookups: ReverseLookup[];
+  /** The operator's mail submission server (`MAIL_SUBMISSION_URL`); absent: none configured. */
+  mailSender?: MailSender | null;
 }
 
 /** Settings verbs read (the rest of the configuration stays in main.ts). */
@@ -50,6 +54,17 @@ export interface LookupSettings {
   bulkResultsRetentionDays: number;
   /** How webhooks are sent (default: https at global addresses, 15 s an attempt). */
   webhooks?: WebhookSettings;
+  /** The public opt-out page (`PUBLIC_URL`, `PRIVACY_CONTACT`, `OPT_OUT_LINK_HOURS`). */
+  privacy?: PrivacySettings;
+}
+
+export interface PrivacySettings {
+  /** The service's address as people reach it: the confirmation link starts with it. */
+  publicUrl: string | null;
+  /** Where people write to the operator, shown when no mail can be sent. */
+  contact: string | null;
+  /** How long a confirmation link works. */
+  linkHours: number;
 }
 
 /**
@@ -89,6 +104,8 @@ export interface DomainContext extends Ports {
   webhookSecrets: SecretSeal;
   /** Keyed fingerprints of people, for the service-wide suppression list (privacy/). */
   personKeys: PersonKeys;
+  /** Seals and opens opt-out confirmation links under a key derived from the server secret. */
+  optOutLinks: OptOutLinks;
   /** Metrics and spans of the work (`observability/telemetry.ts`); the no-op in most tests. */
   telemetry: Telemetry;
 }

@@ -13,7 +13,7 @@ import {
 } from "../domain/config/config.ts";
 import { buildPorts } from "../domain/build_ports.ts";
 import { buildContext } from "../domain/build_context.ts";
-import type { DomainContext, Ports } from "../domain/context.ts";
+import type { DomainContext, Ports, PrivacySettings } from "../domain/context.ts";
 import { type Database, openDatabase } from "../domain/stores/database.ts";
 import { migrate } from "../domain/stores/migrate.ts";
 import { openKv } from "../domain/stores/kv.ts";
@@ -89,6 +89,8 @@ export interface TestEnvOptions {
   /** Days a bulk job's rows are kept after it ends (default 30, as the service's). */
   bulkResultsRetentionDays?: number;
   webhooks?: WebhookSettings;
+  /** The public opt-out page's settings (none by default: no link can be made). */
+  privacy?: PrivacySettings;
   /** Where the work is reported (metrics tests); none by default. */
   telemetry?: Telemetry;
 }
@@ -131,6 +133,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
       enrichMaxAgeDays: options.enrichMaxAgeDays ?? 30,
       bulkResultsRetentionDays: options.bulkResultsRetentionDays ?? 30,
       webhooks: options.webhooks,
+      privacy: options.privacy,
     },
   });
   const app = createApp(ctx, options.app);
@@ -166,6 +169,11 @@ export async function createConfiguredTestEnv(
     enrichMaxAgeDays: config.enrichMaxAgeDays,
     bulkResultsRetentionDays: config.bulkResultsRetentionDays,
     verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
+    privacy: {
+      publicUrl: config.privacy.publicUrl,
+      contact: config.privacy.contact,
+      linkHours: config.privacy.linkHours,
+    },
     ...options,
     clock,
     ports: { ...ports, ...options.ports },
