@@ -21,6 +21,7 @@ import { mountBulkPages } from "./bulk_pages.tsx";
 import { mountLedger } from "./ledger.tsx";
 import { mountWebhooks } from "./webhooks.tsx";
 import { mountAuditLog } from "./audit_log.tsx";
+import { mountOptOut } from "./opt_out.tsx";
 import type { WebEnv } from "./web_env.ts";
 
 /** Security headers of every page: no framing, no sniffing, only our own scripts. */
@@ -83,4 +84,5 @@ export function mountWebApp(
 
   app.get("/", (c) => c.redirect("/app", 302));
   app.route("/app", web);
+  mountOptOut(app, ctx);
 }
