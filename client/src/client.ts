@@ -29,11 +29,16 @@ export type Points = Schemas["Points"];
 export type BulkJobRequest = Schemas["BulkJobRequest"];
 export type BulkJob = Schemas["BulkJob"];
 export type BulkJobAnswer =
-  paths["/api/v1/bulk/jobs"]["post"]["responses"][200]["content"]["application/json"]["data"];
+  paths["/api/v1/bulk/jobs"]["post"]["responses"][200]["content"][
+    "application/json"
+  ]["data"];
 export type LedgerLine = Schemas["LedgerLine"];
+export type AuditEntry = Schemas["AuditEntry"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookEndpointRequest =
-  paths["/api/v1/webhooks"]["post"]["requestBody"]["content"]["application/json"];
+  paths["/api/v1/webhooks"]["post"]["requestBody"]["content"][
+    "application/json"
+  ];
 export type Health = Schemas["Health"];
 
 export interface ClientOptions {
@@ -74,12 +79,14 @@ type LookupPath =
   | "/api/v1/network-search"
   | "/api/v1/enrich/email"
   | "/api/v1/lead-search";
-type LookupBody<P extends LookupPath> = paths[P]["post"]["requestBody"]["content"][
-  "application/json"
-];
-type LookupAnswer<P extends LookupPath> = paths[P]["post"]["responses"][200]["content"][
-  "application/json"
-]["data"];
+type LookupBody<P extends LookupPath> =
+  paths[P]["post"]["requestBody"]["content"][
+    "application/json"
+  ];
+type LookupAnswer<P extends LookupPath> =
+  paths[P]["post"]["responses"][200]["content"][
+    "application/json"
+  ]["data"];
 
 export type ContactDataClient = ReturnType<typeof createContactDataClient>;
 
@@ -95,14 +102,17 @@ export function createContactDataClient(options: ClientOptions) {
 
   /** One operation's answer, retried while the service says to wait; its `data`, or a throw. */
   async function send<T>(
-    attempt: () => Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
+    attempt: () => Promise<
+      { data?: { data: T }; error?: unknown; response: Response }
+    >,
     signal?: AbortSignal,
   ): Promise<T> {
     for (let retries = 0;; retries++) {
       const { data, error, response } = await attempt();
       if (response.ok && data) return data.data;
       const failure = toApiError(response, error);
-      const waits = failure.code === "rate_limited" || failure.code === "idempotency_in_progress";
+      const waits = failure.code === "rate_limited" ||
+        failure.code === "idempotency_in_progress";
       if (!waits || retries >= maxRetries) throw failure;
       const seconds = failure.details.retryAfterSeconds ?? 2 ** retries;
       await sleep(Math.min(Math.max(seconds, 0) * 1000, maxDelay), signal);
@@ -114,13 +124,22 @@ export function createContactDataClient(options: ClientOptions) {
     <P extends LookupPath>(path: P) =>
     (body: LookupBody<P>, call?: CallOptions): Promise<LookupAnswer<P>> => {
       // One key for every attempt: a retry of the same call is never billed twice.
-      const params = { header: { "idempotency-key": call?.idempotencyKey ?? makeKey() } };
+      const params = {
+        header: { "idempotency-key": call?.idempotencyKey ?? makeKey() },
+      };
       // The path is one of the lookups, so the body and answer types above are the path's own.
-      const post = api.POST as unknown as (path: P, init: unknown) => ReturnType<typeof api.POST>;
+      const post = api.POST as unknown as (
+        path: P,
+        init: unknown,
+      ) => ReturnType<typeof api.POST>;
       return send(
         () =>
           post(path, { body, params, signal: call?.signal }) as Promise<
-            { data?: { data: LookupAnswer<P> }; error?: unknown; response: Response }
+            {
+              data?: { data: LookupAnswer<P> };
+              error?: unknown;
+              response: Response;
+            }
           >,
         call?.signal,
       );
@@ -140,7 +159,10 @@ export function createContactDataClient(options: ClientOptions) {
         signal,
       ),
     /** Cancels a run (`cancelled`, `cancelling` or `already-terminal`). Free. */
-    cancel: (runId: string, signal?: AbortSignal): Promise<LeadSearchCancelAnswer> =>
+    cancel: (
+      runId: string,
+      signal?: AbortSignal,
+    ): Promise<LeadSearchCancelAnswer> =>
       send(
         () =>
           api.POST("/api/v1/lead-search/runs/{runId}/cancel", {
@@ -154,7 +176,10 @@ export function createContactDataClient(options: ClientOptions) {
      * The run's leads as they are delivered, one array at a time (a page of 25, or what has
      * arrived of the page being filled), until the run is terminal and every lead was yielded.
      */
-    async *iterate(runId: string, iterate: IterateOptions = {}): AsyncGenerator<Lead[]> {
+    async *iterate(
+      runId: string,
+      iterate: IterateOptions = {},
+    ): AsyncGenerator<Lead[]> {
       let page = 1;
       let seen = 0;
       for (;;) {
@@ -177,7 +202,10 @@ export function createContactDataClient(options: ClientOptions) {
 
   const bulk = {
     /** What a job would reserve, and the rows it would set aside. Free; nothing is kept. */
-    quote: (request: BulkJobRequest, signal?: AbortSignal): Promise<BulkJobAnswer> =>
+    quote: (
+      request: BulkJobRequest,
+      signal?: AbortSignal,
+    ): Promise<BulkJobAnswer> =>
       send(
         () =>
           api.POST("/api/v1/bulk/jobs", {
@@ -188,36 +216,62 @@ export function createContactDataClient(options: ClientOptions) {
         signal,
       ),
     /** Starts a job with its worst case reserved; the key (made unless given) makes a retry safe. */
-    start: (request: BulkJobRequest, call?: CallOptions): Promise<BulkJobAnswer> => {
-      const params = { header: { "idempotency-key": call?.idempotencyKey ?? makeKey() } };
+    start: (
+      request: BulkJobRequest,
+      call?: CallOptions,
+    ): Promise<BulkJobAnswer> => {
+      const params = {
+        header: { "idempotency-key": call?.idempotencyKey ?? makeKey() },
+      };
       return send(
-        () => api.POST("/api/v1/bulk/jobs", { params, body: request, signal: call?.signal }),
+        () =>
+          api.POST("/api/v1/bulk/jobs", {
+            params,
+            body: request,
+            signal: call?.signal,
+          }),
         call?.signal,
       );
     },
     /** The job's status and counts. Free. */
     get: (jobId: string, signal?: AbortSignal): Promise<BulkJob> =>
       send(
-        () => api.GET("/api/v1/bulk/jobs/{jobId}", { params: { path: { jobId } }, signal }),
+        () =>
+          api.GET("/api/v1/bulk/jobs/{jobId}", {
+            params: { path: { jobId } },
+            signal,
+          }),
         signal,
       ),
     /** Every row: its lines, input, and once answered its answer and cost. Free. */
-    results: async (jobId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> => {
-      const { data, response } = await api.GET("/api/v1/bulk/jobs/{jobId}/results", {
-        params: { path: { jobId } },
-        headers: { Accept: "application/x-ndjson" },
-        parseAs: "text",
-        signal,
-      });
+    results: async (
+      jobId: string,
+      signal?: AbortSignal,
+    ): Promise<Record<string, unknown>[]> => {
+      const { data, response } = await api.GET(
+        "/api/v1/bulk/jobs/{jobId}/results",
+        {
+          params: { path: { jobId } },
+          headers: { Accept: "application/x-ndjson" },
+          parseAs: "text",
+          signal,
+        },
+      );
       if (!response.ok || typeof data !== "string") {
         throw toApiError(response, await readJson(response, data));
       }
-      return data.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+      return data.split("\n").filter((line) => line.trim() !== "").map((line) =>
+        JSON.parse(line)
+      );
     },
     /** Cancels a job: answered rows stay charged, the rest of the reservation is released. */
     cancel: (jobId: string, signal?: AbortSignal) =>
       send(
-        () => api.POST("/api/v1/bulk/jobs/{jobId}/cancel", { params: { path: { jobId } }, signal }),
+        () =>
+          api.POST("/api/v1/bulk/jobs/{jobId}/cancel", {
+            params: { path: { jobId } },
+            signal,
+          }),
         signal,
       ),
   };
@@ -225,13 +279,19 @@ export function createContactDataClient(options: ClientOptions) {
   const webhooks = {
     /** Registers an endpoint; its `whsec_…` secret is in this answer only. */
     create: (request: WebhookEndpointRequest, signal?: AbortSignal) =>
-      send(() => api.POST("/api/v1/webhooks", { body: request, signal }), signal),
+      send(
+        () => api.POST("/api/v1/webhooks", { body: request, signal }),
+        signal,
+      ),
     list: (signal?: AbortSignal): Promise<WebhookEndpoint[]> =>
       send(() => api.GET("/api/v1/webhooks", { signal }), signal),
     delete: (endpointId: string, signal?: AbortSignal) =>
       send(
         () =>
-          api.DELETE("/api/v1/webhooks/{endpointId}", { params: { path: { endpointId } }, signal }),
+          api.DELETE("/api/v1/webhooks/{endpointId}", {
+            params: { path: { endpointId } },
+            signal,
+          }),
         signal,
       ),
   };
@@ -254,10 +314,23 @@ export function createContactDataClient(options: ClientOptions) {
     webhooks,
     /** The ledger, one line per call, run or job, newest first; page with `cursor`. Free. */
     getLedger: (
-      query: { cursor?: string; limit?: string; from?: string; to?: string } = {},
+      query: { cursor?: string; limit?: string; from?: string; to?: string } =
+        {},
       signal?: AbortSignal,
     ): Promise<{ lines: LedgerLine[]; nextCursor: number | null }> =>
-      send(() => api.GET("/api/v1/points/ledger", { params: { query }, signal }), signal),
+      send(
+        () => api.GET("/api/v1/points/ledger", { params: { query }, signal }),
+        signal,
+      ),
+    /** The workspace's audit log, newest first; page with `cursor`. Free. */
+    getAuditLog: (
+      query: { cursor?: string; limit?: string } = {},
+      signal?: AbortSignal,
+    ): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> =>
+      send(
+        () => api.GET("/api/v1/audit-log", { params: { query }, signal }),
+        signal,
+      ),
     /** The balance and the price table. Free. */
     getPoints: (signal?: AbortSignal): Promise<Points> =>
       send(() => api.GET("/api/v1/points", { signal }), signal),
@@ -271,8 +344,12 @@ export function createContactDataClient(options: ClientOptions) {
       return health as Health;
     },
     /** The service's OpenAPI 3.1 document. */
-    getOpenApiDocument: async (signal?: AbortSignal): Promise<Record<string, unknown>> => {
-      const { data, error, response } = await api.GET("/api/v1/openapi.json", { signal });
+    getOpenApiDocument: async (
+      signal?: AbortSignal,
+    ): Promise<Record<string, unknown>> => {
+      const { data, error, response } = await api.GET("/api/v1/openapi.json", {
+        signal,
+      });
       if (!data) throw toApiError(response, error);
       return data;
     },
