@@ -28,17 +28,15 @@ export type Lead = Schemas["Lead"];
 export type Points = Schemas["Points"];
 export type BulkJobRequest = Schemas["BulkJobRequest"];
 export type BulkJob = Schemas["BulkJob"];
-export type BulkJobAnswer =
-  paths["/api/v1/bulk/jobs"]["post"]["responses"][200]["content"][
-    "application/json"
-  ]["data"];
+export type BulkJobAnswer = paths["/api/v1/bulk/jobs"]["post"]["responses"][200]["content"][
+  "application/json"
+]["data"];
 export type LedgerLine = Schemas["LedgerLine"];
 export type AuditEntry = Schemas["AuditEntry"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
-export type WebhookEndpointRequest =
-  paths["/api/v1/webhooks"]["post"]["requestBody"]["content"][
-    "application/json"
-  ];
+export type WebhookEndpointRequest = paths["/api/v1/webhooks"]["post"]["requestBody"]["content"][
+  "application/json"
+];
 export type Health = Schemas["Health"];
 
 export interface ClientOptions {
@@ -79,14 +77,12 @@ type LookupPath =
   | "/api/v1/network-search"
   | "/api/v1/enrich/email"
   | "/api/v1/lead-search";
-type LookupBody<P extends LookupPath> =
-  paths[P]["post"]["requestBody"]["content"][
-    "application/json"
-  ];
-type LookupAnswer<P extends LookupPath> =
-  paths[P]["post"]["responses"][200]["content"][
-    "application/json"
-  ]["data"];
+type LookupBody<P extends LookupPath> = paths[P]["post"]["requestBody"]["content"][
+  "application/json"
+];
+type LookupAnswer<P extends LookupPath> = paths[P]["post"]["responses"][200]["content"][
+  "application/json"
+]["data"];
 
 export type ContactDataClient = ReturnType<typeof createContactDataClient>;
 
@@ -260,9 +256,7 @@ export function createContactDataClient(options: ClientOptions) {
       if (!response.ok || typeof data !== "string") {
         throw toApiError(response, await readJson(response, data));
       }
-      return data.split("\n").filter((line) => line.trim() !== "").map((line) =>
-        JSON.parse(line)
-      );
+      return data.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
     },
     /** Cancels a job: answered rows stay charged, the rest of the reservation is released. */
     cancel: (jobId: string, signal?: AbortSignal) =>
@@ -314,8 +308,7 @@ export function createContactDataClient(options: ClientOptions) {
     webhooks,
     /** The ledger, one line per call, run or job, newest first; page with `cursor`. Free. */
     getLedger: (
-      query: { cursor?: string; limit?: string; from?: string; to?: string } =
-        {},
+      query: { cursor?: string; limit?: string; from?: string; to?: string } = {},
       signal?: AbortSignal,
     ): Promise<{ lines: LedgerLine[]; nextCursor: number | null }> =>
       send(

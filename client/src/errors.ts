@@ -39,9 +39,8 @@ export class ApiError extends Error {
 
 /** The error an answer carries: the API's envelope, or (a proxy's page) its HTTP status. */
 export function toApiError(response: Response, body: unknown): ApiError {
-  const envelope =
-    (body as { error?: { code?: string; message?: string } } | undefined)
-      ?.error;
+  const envelope = (body as { error?: { code?: string; message?: string } } | undefined)
+    ?.error;
   const error = envelope as
     | {
       code: ApiErrorCode;

@@ -623,7 +623,9 @@ export interface PrivacyConfig {
 function privacyConfig(env: Env): PrivacyConfig {
   const raw = env.MAIL_SUBMISSION_URL?.trim() || null;
   const publicRaw = env.PUBLIC_URL?.trim() || null;
-  const publicUrl = publicRaw === null ? null : httpUrl(env, "PUBLIC_URL", publicRaw).replace(/\/+$/, "");
+  const publicUrl = publicRaw === null
+    ? null
+    : httpUrl(env, "PUBLIC_URL", publicRaw).replace(/\/+$/, "");
   const mailFrom = env.MAIL_FROM?.trim() || null;
   if (mailFrom !== null && !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(mailFrom)) {
     throw new ConfigError(`MAIL_FROM must be one address such as privacy@example.com`);

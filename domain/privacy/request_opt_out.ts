@@ -25,10 +25,12 @@ export type OptOutRequestOutcome =
 export const CONFIRM_PATH = "/privacy/opt-out/confirm";
 
 export async function requestOptOut(
-  ctx: Pick<
-    DomainContext,
-    "db" | "clock" | "logger" | "rateLimiter" | "fingerprint" | "optOutLinks" | "settings"
-  > & { mailSender?: DomainContext["mailSender"] },
+  ctx:
+    & Pick<
+      DomainContext,
+      "db" | "clock" | "logger" | "rateLimiter" | "fingerprint" | "optOutLinks" | "settings"
+    >
+    & { mailSender?: DomainContext["mailSender"] },
   input: { email: string; clientAddress: string },
 ): Promise<OptOutRequestOutcome> {
   const email = normalizeEmail(input.email.slice(0, 400));

@@ -62,7 +62,9 @@ function describe(error: unknown): string {
   const e = error as { code?: string; responseCode?: number; command?: string };
   return [
     "the submission server could not take the message",
-    e.code ? `(${e.code}${e.command ? ` at ${e.command}` : ""}` +
-      `${e.responseCode ? `, reply ${e.responseCode}` : ""})` : "",
+    e.code
+      ? `(${e.code}${e.command ? ` at ${e.command}` : ""}` +
+        `${e.responseCode ? `, reply ${e.responseCode}` : ""})`
+      : "",
   ].filter(Boolean).join(" ");
 }
