@@ -15,25 +15,16 @@ const HEADER = `/**
 
 `;
 
-export async function generateClientTypes(
-  document: Record<string, unknown>,
-): Promise<string> {
+export async function generateClientTypes(document: Record<string, unknown>): Promise<string> {
   // A copy: the generator annotates the document it reads.
-  const ast = await openapiTS(structuredClone(document) as never, {
-    alphabetize: true,
-  });
+  const ast = await openapiTS(structuredClone(document) as never, { alphabetize: true });
   return HEADER + astToString(ast);
 }
 
 if (import.meta.main) {
   const base = Deno.args[0] ?? "http://127.0.0.1:8787";
   const response = await fetch(new URL("/api/v1/openapi.json", base));
-  if (!response.ok) {
-    throw new Error(`GET /api/v1/openapi.json answered ${response.status}`);
-  }
-  await Deno.writeTextFile(
-    TYPES_FILE,
-    await generateClientTypes(await response.json()),
-  );
+  if (!response.ok) throw new Error(`GET /api/v1/openapi.json answered ${response.status}`);
+  await Deno.writeTextFile(TYPES_FILE, await generateClientTypes(await response.json()));
   console.log(`wrote ${TYPES_FILE.pathname}`);
 }

@@ -28,15 +28,13 @@ export type Lead = Schemas["Lead"];
 export type Points = Schemas["Points"];
 export type BulkJobRequest = Schemas["BulkJobRequest"];
 export type BulkJob = Schemas["BulkJob"];
-export type BulkJobAnswer = paths["/api/v1/bulk/jobs"]["post"]["responses"][200]["content"][
-  "application/json"
-]["data"];
+export type BulkJobAnswer =
+  paths["/api/v1/bulk/jobs"]["post"]["responses"][200]["content"]["application/json"]["data"];
 export type LedgerLine = Schemas["LedgerLine"];
 export type AuditEntry = Schemas["AuditEntry"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
-export type WebhookEndpointRequest = paths["/api/v1/webhooks"]["post"]["requestBody"]["content"][
-  "application/json"
-];
+export type WebhookEndpointRequest =
+  paths["/api/v1/webhooks"]["post"]["requestBody"]["content"]["application/json"];
 export type Health = Schemas["Health"];
 
 export interface ClientOptions {
@@ -98,17 +96,14 @@ export function createContactDataClient(options: ClientOptions) {
 
   /** One operation's answer, retried while the service says to wait; its `data`, or a throw. */
   async function send<T>(
-    attempt: () => Promise<
-      { data?: { data: T }; error?: unknown; response: Response }
-    >,
+    attempt: () => Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
     signal?: AbortSignal,
   ): Promise<T> {
     for (let retries = 0;; retries++) {
       const { data, error, response } = await attempt();
       if (response.ok && data) return data.data;
       const failure = toApiError(response, error);
-      const waits = failure.code === "rate_limited" ||
-        failure.code === "idempotency_in_progress";
+      const waits = failure.code === "rate_limited" || failure.code === "idempotency_in_progress";
       if (!waits || retries >= maxRetries) throw failure;
       const seconds = failure.details.retryAfterSeconds ?? 2 ** retries;
       await sleep(Math.min(Math.max(seconds, 0) * 1000, maxDelay), signal);
@@ -120,22 +115,13 @@ export function createContactDataClient(options: ClientOptions) {
     <P extends LookupPath>(path: P) =>
     (body: LookupBody<P>, call?: CallOptions): Promise<LookupAnswer<P>> => {
       // One key for every attempt: a retry of the same call is never billed twice.
-      const params = {
-        header: { "idempotency-key": call?.idempotencyKey ?? makeKey() },
-      };
+      const params = { header: { "idempotency-key": call?.idempotencyKey ?? makeKey() } };
       // The path is one of the lookups, so the body and answer types above are the path's own.
-      const post = api.POST as unknown as (
-        path: P,
-        init: unknown,
-      ) => ReturnType<typeof api.POST>;
+      const post = api.POST as unknown as (path: P, init: unknown) => ReturnType<typeof api.POST>;
       return send(
         () =>
           post(path, { body, params, signal: call?.signal }) as Promise<
-            {
-              data?: { data: LookupAnswer<P> };
-              error?: unknown;
-              response: Response;
-            }
+            { data?: { data: LookupAnswer<P> }; error?: unknown; response: Response }
           >,
         call?.signal,
       );
@@ -155,10 +141,7 @@ export function createContactDataClient(options: ClientOptions) {
         signal,
       ),
     /** Cancels a run (`cancelled`, `cancelling` or `already-terminal`). Free. */
-    cancel: (
-      runId: string,
-      signal?: AbortSignal,
-    ): Promise<LeadSearchCancelAnswer> =>
+    cancel: (runId: string, signal?: AbortSignal): Promise<LeadSearchCancelAnswer> =>
       send(
         () =>
           api.POST("/api/v1/lead-search/runs/{runId}/cancel", {
@@ -172,10 +155,7 @@ export function createContactDataClient(options: ClientOptions) {
      * The run's leads as they are delivered, one array at a time (a page of 25, or what has
      * arrived of the page being filled), until the run is terminal and every lead was yielded.
      */
-    async *iterate(
-      runId: string,
-      iterate: IterateOptions = {},
-    ): AsyncGenerator<Lead[]> {
+    async *iterate(runId: string, iterate: IterateOptions = {}): AsyncGenerator<Lead[]> {
       let page = 1;
       let seen = 0;
       for (;;) {
@@ -198,10 +178,7 @@ export function createContactDataClient(options: ClientOptions) {
 
   const bulk = {
     /** What a job would reserve, and the rows it would set aside. Free; nothing is kept. */
-    quote: (
-      request: BulkJobRequest,
-      signal?: AbortSignal,
-    ): Promise<BulkJobAnswer> =>
+    quote: (request: BulkJobRequest, signal?: AbortSignal): Promise<BulkJobAnswer> =>
       send(
         () =>
           api.POST("/api/v1/bulk/jobs", {
@@ -212,47 +189,27 @@ export function createContactDataClient(options: ClientOptions) {
         signal,
       ),
     /** Starts a job with its worst case reserved; the key (made unless given) makes a retry safe. */
-    start: (
-      request: BulkJobRequest,
-      call?: CallOptions,
-    ): Promise<BulkJobAnswer> => {
-      const params = {
-        header: { "idempotency-key": call?.idempotencyKey ?? makeKey() },
-      };
+    start: (request: BulkJobRequest, call?: CallOptions): Promise<BulkJobAnswer> => {
+      const params = { header: { "idempotency-key": call?.idempotencyKey ?? makeKey() } };
       return send(
-        () =>
-          api.POST("/api/v1/bulk/jobs", {
-            params,
-            body: request,
-            signal: call?.signal,
-          }),
+        () => api.POST("/api/v1/bulk/jobs", { params, body: request, signal: call?.signal }),
         call?.signal,
       );
     },
     /** The job's status and counts. Free. */
     get: (jobId: string, signal?: AbortSignal): Promise<BulkJob> =>
       send(
-        () =>
-          api.GET("/api/v1/bulk/jobs/{jobId}", {
-            params: { path: { jobId } },
-            signal,
-          }),
+        () => api.GET("/api/v1/bulk/jobs/{jobId}", { params: { path: { jobId } }, signal }),
         signal,
       ),
     /** Every row: its lines, input, and once answered its answer and cost. Free. */
-    results: async (
-      jobId: string,
-      signal?: AbortSignal,
-    ): Promise<Record<string, unknown>[]> => {
-      const { data, response } = await api.GET(
-        "/api/v1/bulk/jobs/{jobId}/results",
-        {
-          params: { path: { jobId } },
-          headers: { Accept: "application/x-ndjson" },
-          parseAs: "text",
-          signal,
-        },
-      );
+    results: async (jobId: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> => {
+      const { data, response } = await api.GET("/api/v1/bulk/jobs/{jobId}/results", {
+        params: { path: { jobId } },
+        headers: { Accept: "application/x-ndjson" },
+        parseAs: "text",
+        signal,
+      });
       if (!response.ok || typeof data !== "string") {
         throw toApiError(response, await readJson(response, data));
       }
@@ -261,11 +218,7 @@ export function createContactDataClient(options: ClientOptions) {
     /** Cancels a job: answered rows stay charged, the rest of the reservation is released. */
     cancel: (jobId: string, signal?: AbortSignal) =>
       send(
-        () =>
-          api.POST("/api/v1/bulk/jobs/{jobId}/cancel", {
-            params: { path: { jobId } },
-            signal,
-          }),
+        () => api.POST("/api/v1/bulk/jobs/{jobId}/cancel", { params: { path: { jobId } }, signal }),
         signal,
       ),
   };
@@ -273,19 +226,13 @@ export function createContactDataClient(options: ClientOptions) {
   const webhooks = {
     /** Registers an endpoint; its `whsec_…` secret is in this answer only. */
     create: (request: WebhookEndpointRequest, signal?: AbortSignal) =>
-      send(
-        () => api.POST("/api/v1/webhooks", { body: request, signal }),
-        signal,
-      ),
+      send(() => api.POST("/api/v1/webhooks", { body: request, signal }), signal),
     list: (signal?: AbortSignal): Promise<WebhookEndpoint[]> =>
       send(() => api.GET("/api/v1/webhooks", { signal }), signal),
     delete: (endpointId: string, signal?: AbortSignal) =>
       send(
         () =>
-          api.DELETE("/api/v1/webhooks/{endpointId}", {
-            params: { path: { endpointId } },
-            signal,
-          }),
+          api.DELETE("/api/v1/webhooks/{endpointId}", { params: { path: { endpointId } }, signal }),
         signal,
       ),
   };
@@ -311,19 +258,13 @@ export function createContactDataClient(options: ClientOptions) {
       query: { cursor?: string; limit?: string; from?: string; to?: string } = {},
       signal?: AbortSignal,
     ): Promise<{ lines: LedgerLine[]; nextCursor: number | null }> =>
-      send(
-        () => api.GET("/api/v1/points/ledger", { params: { query }, signal }),
-        signal,
-      ),
+      send(() => api.GET("/api/v1/points/ledger", { params: { query }, signal }), signal),
     /** The workspace's audit log, newest first; page with `cursor`. Free. */
     getAuditLog: (
       query: { cursor?: string; limit?: string } = {},
       signal?: AbortSignal,
     ): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> =>
-      send(
-        () => api.GET("/api/v1/audit-log", { params: { query }, signal }),
-        signal,
-      ),
+      send(() => api.GET("/api/v1/audit-log", { params: { query }, signal }), signal),
     /** The balance and the price table. Free. */
     getPoints: (signal?: AbortSignal): Promise<Points> =>
       send(() => api.GET("/api/v1/points", { signal }), signal),
@@ -337,12 +278,8 @@ export function createContactDataClient(options: ClientOptions) {
       return health as Health;
     },
     /** The service's OpenAPI 3.1 document. */
-    getOpenApiDocument: async (
-      signal?: AbortSignal,
-    ): Promise<Record<string, unknown>> => {
-      const { data, error, response } = await api.GET("/api/v1/openapi.json", {
-        signal,
-      });
+    getOpenApiDocument: async (signal?: AbortSignal): Promise<Record<string, unknown>> => {
+      const { data, error, response } = await api.GET("/api/v1/openapi.json", { signal });
       if (!data) throw toApiError(response, error);
       return data;
     },

