@@ -61,6 +61,7 @@ const FIELDS = [
   "password",
   "spelling",
   "value",
+  "token",
   "jobTitle",
   "location",
   "industry",
@@ -87,6 +88,8 @@ const POSTS = [
   "/app/tools/name-parse/list",
   "/app/tools/network-search",
   "/app/tools/enrich",
+  "/privacy/opt-out",
+  "/privacy/opt-out/confirm",
 ];
 const GETS = [
   "/app",
@@ -109,6 +112,8 @@ const GETS = [
   "/app/tools/find?mode=network&networkUrl=%00",
   "/app/tools/name-parse",
   "/app/tools/network-search",
+  "/app/settings/audit-log?cursor=ID",
+  "/privacy/opt-out/confirm?token=ID",
 ];
 
 Deno.test(
