@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import { type Config, loadConfig } from "./domain/config/config.ts";
 import { ServiceError } from "./domain/errors.ts";
-import { type Database, openDatabase } from "./domain/stores/database.ts";
+import { type Database, openDatabase, type Sql } from "./domain/stores/database.ts";
 import type { DbContext } from "./domain/context.ts";
 import { migrate } from "./domain/stores/migrate.ts";
 import { createWorkspace } from "./domain/workspaces/create_workspace.ts";
@@ -30,6 +30,14 @@ import {
   type DoNotContactTarget,
   parseDoNotContactEntry,
 } from "./domain/do_not_contact/do_not_contact_entry.ts";
+import type { AuditActor } from "./domain/audit/audit_event.ts";
+import { listAuditLog, MAX_AUDIT_PAGE } from "./domain/audit/list_audit_log.ts";
+import { erasePerson } from "./domain/privacy/erase_person.ts";
+import { exportPerson } from "./domain/privacy/export_person.ts";
+import { createPersonKeys } from "./domain/privacy/person_keys.ts";
+import { loadOrCreateSecret } from "./domain/stores/server_secret.ts";
+import { openKv } from "./domain/stores/kv.ts";
+import { checkServerSecret } from "./domain/stores/secret_check.ts";
 import { readNames } from "./domain/name_parse/read_names.ts";
 import type { Logger } from "./domain/shared/logger.ts";
 import type { NameModel } from "./model/types.ts";
@@ -50,7 +58,8 @@ const USAGE = `usage: deno task admin <command> [options]
   import FILE.jsonl                                → loads people into the directory; one JSON
                                                      object a line, {"name",…}; bad lines are
                                                      listed by number and the rest loaded (exit 1
-                                                     when any line was rejected)
+                                                     when any line was rejected); people on the
+                                                     suppression list are skipped ("suppressed")
   demo [--people N]                                → fills the directory with N demo people
                                                      (default 200) and names a few to try
   dnc add --workspace ID (--email E | --domain D)  → puts an address or a domain (which covers
@@ -58,7 +67,16 @@ const USAGE = `usage: deno task admin <command> [options]
                                                      do-not-contact list: {…,"created"}
   dnc remove --workspace ID (--email E | --domain D) → takes it off: {…,"removed"}
   dnc list --workspace ID                          → {"workspaceId","entries":[{"kind","value",
-                                                     "createdAt"}]}`;
+                                                     "createdAt"}]}
+  privacy erase (--email E | --profile URL | --name N --domain D)
+                                                   → suppresses the person service-wide and
+                                                     erases every copy held: what was removed,
+                                                     by kind and count
+  privacy export (--email E | --profile URL | --name N --domain D)
+                                                   → every field held about the person, with
+                                                     its source, URL and date
+  audit [--workspace ID] [--cursor N] [--limit N]  → the audit log, newest first: {"entries",
+                                                     "nextCursor"}`;
 
 class UsageError extends Error {}
 
@@ -86,6 +104,8 @@ class PartialSuccess {
 }
 
 const DEMO_PEOPLE = 200;
+/** The operator CLI, as the audit log names it. */
+const CLI: AuditActor = { kind: "cli" };
 /** 100 years: far beyond any key's useful life, and well inside what a date can hold. */
 const MAX_EXPIRES_IN_SECONDS = 100 * 365 * 24 * 3600;
 
@@ -93,7 +113,11 @@ const COMMANDS: Record<string, Command> = {
   "workspace create": {
     options: ["name", "points"],
     run: (ctx, o) =>
-      createWorkspace(ctx, { name: required(o, "name"), points: optionalInteger(o, "points", 0) })
+      createWorkspace(ctx, {
+        name: required(o, "name"),
+        points: optionalInteger(o, "points", 0),
+        actor: CLI,
+      })
         .then(({ workspaceId, apiKey }) => ({ workspaceId, apiKey })),
   },
   "key create": {
@@ -111,20 +135,21 @@ const COMMANDS: Record<string, Command> = {
         workspaceId,
         expiresAt: seconds ? new Date(Date.now() + seconds * 1000) : null,
         name: o.name ?? null,
+        actor: CLI,
       });
       return { keyId: key.keyId, name: key.name, apiKey: key.apiKey, expiresAt: key.expiresAt };
     },
   },
   "key revoke": {
     options: ["key-id"],
-    run: (ctx, o) => revokeApiKey(ctx, { keyId: required(o, "key-id") }),
+    run: (ctx, o) => revokeApiKey(ctx, { keyId: required(o, "key-id"), actor: CLI }),
   },
   "user create": {
     options: ["workspace", "email"],
     run: async (ctx, o) => {
       const workspaceId = required(o, "workspace");
       await mustExist(ctx, workspaceId);
-      return await createMember(ctx, { workspaceId, email: required(o, "email") });
+      return await createMember(ctx, { workspaceId, email: required(o, "email"), actor: CLI });
     },
   },
   "user reset-password": {
@@ -137,7 +162,7 @@ const COMMANDS: Record<string, Command> = {
       const workspaceId = required(o, "workspace");
       const points = optionalInteger(o, "points", 0, 1);
       if (!points) throw new UsageError("--points is required");
-      return { workspaceId, balance: await grantPoints(ctx, { workspaceId, points }) };
+      return { workspaceId, balance: await grantPoints(ctx, { workspaceId, points, actor: CLI }) };
     },
   },
   "balance": {
@@ -156,7 +181,7 @@ const COMMANDS: Record<string, Command> = {
     options: [],
     positionals: ["FILE.jsonl"],
     run: async (ctx, _o, { args, config, progress }) => {
-      const summary = await importFile(ctx, {
+      const summary = await importFile({ ...ctx, ...await privacyContext(ctx, config) }, {
         path: args[0],
         splitNames: nameSplitter(config.modelPath, progress),
         network: config.network,
@@ -178,14 +203,14 @@ const COMMANDS: Record<string, Command> = {
     options: ["workspace", "email", "domain"],
     run: async (ctx, o) => {
       const { workspaceId, target } = await dncTarget(ctx, o);
-      return await addDoNotContact(ctx, { workspaceId, ...target });
+      return await addDoNotContact(ctx, { workspaceId, ...target, actor: CLI });
     },
   },
   "dnc remove": {
     options: ["workspace", "email", "domain"],
     run: async (ctx, o) => {
       const { workspaceId, target } = await dncTarget(ctx, o);
-      return await removeDoNotContact(ctx, { workspaceId, ...target });
+      return await removeDoNotContact(ctx, { workspaceId, ...target, actor: CLI });
     },
   },
   "dnc list": {
@@ -196,7 +221,67 @@ const COMMANDS: Record<string, Command> = {
       return { workspaceId, entries: await listDoNotContact(ctx, { workspaceId }) };
     },
   },
+  "privacy erase": {
+    options: ["email", "profile", "name", "domain"],
+    run: async (ctx, o, { config }) => {
+      const target = privacyTarget(o);
+      const kv = await openKv(config.kvPath);
+      try {
+        return await erasePerson({ ...ctx, ...await privacyContext(ctx, config), kv }, {
+          ...target,
+          actor: CLI,
+        });
+      } finally {
+        kv.close();
+      }
+    },
+  },
+  "privacy export": {
+    options: ["email", "profile", "name", "domain"],
+    run: async (ctx, o, { config }) =>
+      exportPerson({ ...ctx, ...await privacyContext(ctx, config) }, privacyTarget(o)),
+  },
+  "audit": {
+    options: ["workspace", "cursor", "limit"],
+    run: async (ctx, o) => {
+      const limit = optionalInteger(o, "limit", 50, 1);
+      if (limit > MAX_AUDIT_PAGE) throw new UsageError(`--limit must be at most ${MAX_AUDIT_PAGE}`);
+      const workspaceId = o.workspace?.trim() || undefined;
+      if (workspaceId) await mustExist(ctx, workspaceId);
+      return await listAuditLog(ctx, {
+        workspaceId,
+        cursor: o.cursor === undefined ? undefined : optionalInteger(o, "cursor", 0, 1),
+        limit,
+      });
+    },
+  },
 };
+
+/** Whom a `privacy` command names: exactly one address, profile URL, or name with a domain. */
+function privacyTarget(o: Options) {
+  const given = [o.email, o.profile, o.name].filter((v) => v !== undefined).length;
+  if (given !== 1 || (o.name === undefined) !== (o.domain === undefined)) {
+    throw new UsageError("give exactly one of --email, --profile, or --name with --domain");
+  }
+  return { email: o.email, profile: o.profile, name: o.name, domain: o.domain };
+}
+
+/**
+ * The keys of the suppression list (from the server secret, checked against the database's as
+ * the server checks it: a list keyed under another secret would match nobody) and the network.
+ */
+async function privacyContext(ctx: DbContext, config: Config) {
+  const secret = config.secret ?? await loadOrCreateSecret(config.dataDir);
+  await checkServerSecret(
+    ctx.db.sql as Sql,
+    secret,
+    config.secret ? { kind: "env" } : { kind: "file", path: `${config.dataDir}/secret` },
+  );
+  return {
+    personKeys: createPersonKeys(secret, config.network),
+    settings: { network: config.network },
+  };
+}
 
 /**
  * The workspace and the one address or domain of a `dnc add`/`dnc remove`: a missing or

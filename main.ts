@@ -188,6 +188,11 @@ export async function startService(
       bulkResultsRetentionDays: config.bulkResultsRetentionDays,
       webhooks: config.webhooks,
       verifyCacheSeconds: config.verify.cacheSeconds,
+      privacy: {
+        publicUrl: config.privacy.publicUrl,
+        contact: config.privacy.contact,
+        linkHours: config.privacy.linkHours,
+      },
     },
   });
   // Endpoints an older instance registered hold their signing secret as is: sealed here.

@@ -14,6 +14,8 @@ import { createResultCache } from "./lookups/result_cache.ts";
 import { noTelemetry, type Telemetry } from "./observability/telemetry.ts";
 import { observedCharge } from "./observability/observed_ports.ts";
 import { createSecretSeal } from "./webhooks/sealed_secret.ts";
+import { createPersonKeys } from "./privacy/person_keys.ts";
+import { createOptOutLinks } from "./privacy/opt_out_link.ts";
 
 export interface ContextParts {
   config: Pick<Config, "prices" | "rateLimits" | "authCacheSeconds" | "searchCacheSeconds">;
@@ -63,6 +65,8 @@ export function buildContext(parts: ContextParts): DomainContext {
       ttlSeconds: config.searchCacheSeconds,
     }),
     webhookSecrets: createSecretSeal(parts.secret),
+    personKeys: createPersonKeys(parts.secret, parts.settings.network),
+    optOutLinks: createOptOutLinks(parts.secret),
     telemetry,
   };
 }

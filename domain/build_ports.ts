@@ -4,6 +4,7 @@
  * pass fakes in directly.
  */
 import type { Config } from "./config/config.ts";
+import { createNodemailerSender } from "./providers/mail_submission/nodemailer_sender.ts";
 import type { Ports } from "./context.ts";
 import { createLeasedHostSessionSlots, createRemoteVerifier, SLOT_LEASE_MS } from "./verify/mod.ts";
 import type { Sql } from "./stores/database.ts";
@@ -39,6 +40,7 @@ export async function buildPorts(
     | "reverseLookups"
     | "providerTimeoutMs"
     | "network"
+    | "privacy"
   >,
   deps: {
     kv: Deno.Kv;
@@ -103,6 +105,12 @@ export async function buildPorts(
         fetch: deps.fetch,
       }),
     ].map((lookup) => observedReverseLookup(lookup, telemetry)),
+    mailSender: config.privacy.mailSubmission && config.privacy.mailFrom
+      ? createNodemailerSender(config.privacy.mailSubmission, {
+        from: config.privacy.mailFrom,
+        timeoutMs: config.providerTimeoutMs,
+      })
+      : null,
   };
 }
 

@@ -19,6 +19,9 @@ import type { ResultCache } from "./lookups/result_cache.ts";
 import type { ProfileNetwork } from "./shared/profile_network.ts";
 import type { WebhookSettings } from "./webhooks/webhook_settings.ts";
 import type { SecretSeal } from "./webhooks/sealed_secret.ts";
+import type { PersonKeys } from "./privacy/person_keys.ts";
+import type { OptOutLinks } from "./privacy/opt_out_link.ts";
+import type { MailSender } from "./providers/mail_submission/port.ts";
 
 /** The outside services a verb may reach, each a port with a fake beside it for tests. */
 export interface Ports {
@@ -30,6 +33,8 @@ export interface Ports {
   webSearch: WebSearch | null;
   /** Enrich's reverse-lookup sources, in the order they are consulted (Gravatar, GitHub). */
   reverseLookups: ReverseLookup[];
+  /** The operator's mail submission server (`MAIL_SUBMISSION_URL`); absent: none configured. */
+  mailSender?: MailSender | null;
 }
 
 /** Settings verbs read (the rest of the configuration stays in main.ts). */
@@ -52,6 +57,17 @@ export interface LookupSettings {
    * engine's own window for mail hosts and catch-all verdicts); absent or 0: never.
    */
   verifyCacheSeconds?: number;
+  /** The public opt-out page (`PUBLIC_URL`, `PRIVACY_CONTACT`, `OPT_OUT_LINK_HOURS`). */
+  privacy?: PrivacySettings;
+}
+
+export interface PrivacySettings {
+  /** The service's address as people reach it: the confirmation link starts with it. */
+  publicUrl: string | null;
+  /** Where people write to the operator, shown when no mail can be sent. */
+  contact: string | null;
+  /** How long a confirmation link works. */
+  linkHours: number;
 }
 
 /**
@@ -89,6 +105,10 @@ export interface DomainContext extends Ports {
   resultCache: ResultCache;
   /** Seals and opens webhook signing secrets under a key derived from the server secret. */
   webhookSecrets: SecretSeal;
+  /** Keyed fingerprints of people, for the service-wide suppression list (privacy/). */
+  personKeys: PersonKeys;
+  /** Seals and opens opt-out confirmation links under a key derived from the server secret. */
+  optOutLinks: OptOutLinks;
   /** Metrics and spans of the work (`observability/telemetry.ts`); the no-op in most tests. */
   telemetry: Telemetry;
 }

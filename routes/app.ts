@@ -30,6 +30,7 @@ import { mountBulkJobResults } from "./v1/bulk_job_results.ts";
 import { mountBulkJobCancel } from "./v1/bulk_job_cancel.ts";
 import { mountWebhooks } from "./v1/webhooks.ts";
 import { mountPointsLedger } from "./v1/points_ledger.ts";
+import { mountAuditLog } from "./v1/audit_log.ts";
 import { mountDocs } from "./docs.ts";
 import { mountOpenApi } from "./v1/openapi.ts";
 import { MCP_PATH, mountMcp } from "./mcp/mount_mcp.ts";
@@ -104,6 +105,7 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountBulkJobCancel(app, ctx);
   mountWebhooks(app, ctx);
   mountPointsLedger(app, ctx);
+  mountAuditLog(app, ctx);
   mountDocs(app, ctx);
 
   let document: Record<string, unknown> | undefined;

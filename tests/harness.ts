@@ -13,7 +13,7 @@ import {
 } from "../domain/config/config.ts";
 import { buildPorts } from "../domain/build_ports.ts";
 import { buildContext } from "../domain/build_context.ts";
-import type { DomainContext, Ports } from "../domain/context.ts";
+import type { DomainContext, Ports, PrivacySettings } from "../domain/context.ts";
 import { type Database, openDatabase } from "../domain/stores/database.ts";
 import { migrate } from "../domain/stores/migrate.ts";
 import { openKv } from "../domain/stores/kv.ts";
@@ -91,6 +91,8 @@ export interface TestEnvOptions {
   webhooks?: WebhookSettings;
   /** Seconds a verify verdict is answered from KV (default 3600, the service's default). */
   verifyCacheSeconds?: number;
+  /** The public opt-out page's settings (none by default: no link can be made). */
+  privacy?: PrivacySettings;
   /** Where the work is reported (metrics tests); none by default. */
   telemetry?: Telemetry;
 }
@@ -134,6 +136,7 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestE
       bulkResultsRetentionDays: options.bulkResultsRetentionDays ?? 30,
       webhooks: options.webhooks,
       verifyCacheSeconds: options.verifyCacheSeconds ?? 3600,
+      privacy: options.privacy,
     },
   });
   const app = createApp(ctx, options.app);
@@ -170,6 +173,11 @@ export async function createConfiguredTestEnv(
     bulkResultsRetentionDays: config.bulkResultsRetentionDays,
     verifiedEmailMaxAgeDays: config.verify.verifiedEmailMaxAgeDays,
     verifyCacheSeconds: config.verify.cacheSeconds,
+    privacy: {
+      publicUrl: config.privacy.publicUrl,
+      contact: config.privacy.contact,
+      linkHours: config.privacy.linkHours,
+    },
     ...options,
     clock,
     ports: { ...ports, ...options.ports },

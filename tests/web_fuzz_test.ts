@@ -61,6 +61,7 @@ const FIELDS = [
   "password",
   "spelling",
   "value",
+  "token",
   "jobTitle",
   "location",
   "industry",
@@ -92,6 +93,8 @@ const POSTS = [
   "/app/tools/enrich",
   "/app/domain-search",
   "/app/domain-search/find-the-rest",
+  "/privacy/opt-out",
+  "/privacy/opt-out/confirm",
 ];
 const GETS = [
   "/app",
@@ -115,6 +118,8 @@ const GETS = [
   "/app/tools/name-parse",
   "/app/tools/network-search",
   "/app/domain-search",
+  "/app/settings/audit-log?cursor=ID",
+  "/privacy/opt-out/confirm?token=ID",
 ];
 
 Deno.test(

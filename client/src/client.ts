@@ -34,6 +34,7 @@ export type BulkJob = Schemas["BulkJob"];
 export type BulkJobAnswer =
   paths["/api/v1/bulk/jobs"]["post"]["responses"][200]["content"]["application/json"]["data"];
 export type LedgerLine = Schemas["LedgerLine"];
+export type AuditEntry = Schemas["AuditEntry"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookEndpointRequest =
   paths["/api/v1/webhooks"]["post"]["requestBody"]["content"]["application/json"];
@@ -316,6 +317,12 @@ export function createContactDataClient(options: ClientOptions) {
       signal?: AbortSignal,
     ): Promise<{ lines: LedgerLine[]; nextCursor: number | null }> =>
       send(() => api.GET("/api/v1/points/ledger", { params: { query }, signal }), signal),
+    /** The workspace's audit log, newest first; page with `cursor`. Free. */
+    getAuditLog: (
+      query: { cursor?: string; limit?: string } = {},
+      signal?: AbortSignal,
+    ): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> =>
+      send(() => api.GET("/api/v1/audit-log", { params: { query }, signal }), signal),
     /** The balance and the price table. Free. */
     getPoints: (signal?: AbortSignal): Promise<Points> =>
       send(() => api.GET("/api/v1/points", { signal }), signal),

@@ -4,6 +4,33 @@
  */
 
 export interface paths {
+    "/api/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log
+         * @description Every administrative act on the workspace, newest first: API keys created and revoked, points granted, members added, do-not-contact changes, webhook endpoints created and deleted, with who did it (a member, an API key, the operator CLI). Ids and counts only, never a secret. Page with `cursor` (the previous answer's `nextCursor`). Free; `account` budget.
+         *
+         *     #### Example
+         *
+         *     ```sh
+         *     curl "$BASE/api/v1/audit-log" \
+         *       -H "Authorization: Bearer $KEY"
+         *     ```
+         */
+        get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bulk/jobs": {
         parameters: {
             query?: never;
@@ -659,6 +686,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditEntry: {
+            /** @enum {string} */
+            action: "api-key.created" | "api-key.revoked" | "points.granted" | "member.added" | "member.removed" | "member.password-reset" | "do-not-contact.added" | "do-not-contact.removed" | "webhook-endpoint.created" | "webhook-endpoint.deleted" | "privacy.erased" | "privacy.opt-out-requested" | "privacy.opt-out-confirmed";
+            actor: {
+                /** @description The member's or API key's id */
+                id: string | null;
+                /** @enum {string} */
+                kind: "member" | "api-key" | "cli" | "public-page" | "service";
+            };
+            /** @description When (ISO 8601, UTC) */
+            at: string;
+            /** @description Kinds and counts; never a secret or a person's data */
+            details: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @description The entry's number; the paging cursor */
+            id: number;
+            /** @description The id of what the act changed (a key, member, endpoint) */
+            subjectId: string | null;
+            workspaceId: string | null;
+        };
         Balance: {
             /**
              * @description Points that can be spent now
@@ -1610,6 +1658,61 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAuditLog: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            entries: components["schemas"]["AuditEntry"][];
+                            nextCursor: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description `unauthenticated`: key missing, invalid or expired (before any billable work) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: the workspace's budget for this operation is spent; see `Retry-After`. Not billed */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error` with message `Internal error`. Not billed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createBulkJob: {
         parameters: {
             query?: {

@@ -1,9 +1,11 @@
 import { controlCharacterMessage, hasControlCharacter } from "../shared/control_characters.ts";
 import { ServiceError } from "../errors.ts";
-import type { Sql, TransactionSql } from "../stores/database.ts";
+import type { TransactionSql } from "../stores/database.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "./api_key.ts";
 import { newId } from "../shared/new_id.ts";
 import type { DbContext, TxContext } from "../context.ts";
+import type { AuditActor } from "../audit/audit_event.ts";
+import { recordAuditEventIn } from "../audit/record_audit_event.ts";
 
 export interface CreatedApiKey {
   keyId: string;
@@ -26,7 +28,7 @@ export async function createApiKey(
   ctx: DbContext,
   input: CreateApiKeyInput,
 ): Promise<CreatedApiKey> {
-  return (await insertApiKey(ctx.db.sql, input, null))!;
+  return await ctx.db.sql.begin(async (tx) => (await insertApiKey(tx, input, null))!);
 }
 
 /** `createApiKey` as a step of the caller's transaction (a new workspace and its first key). */
@@ -47,7 +49,7 @@ export async function createApiKeyOnce(
   input: CreateApiKeyInput & { formKey: string },
 ): Promise<{ created: CreatedApiKey } | { alreadyCreated: { keyId: string } }> {
   const { sql } = ctx.db;
-  const created = await insertApiKey(sql, input, input.formKey);
+  const created = await sql.begin((tx) => insertApiKey(tx, input, input.formKey));
   if (created) return { created };
   const [row] = await sql<{ id: string }[]>`
     SELECT id FROM api_keys WHERE workspace_id = ${input.workspaceId} AND form_key = ${input.formKey}`;
@@ -60,11 +62,13 @@ interface CreateApiKeyInput {
   expiresAt?: Date | null;
   apiKey?: string;
   now?: number;
+  /** Who made it, for the audit log (default: the service). */
+  actor?: AuditActor;
 }
 
 /** Validates and inserts; null when `formKey` already made a key of this workspace. */
 async function insertApiKey(
-  sql: Sql | TransactionSql,
+  sql: TransactionSql,
   input: CreateApiKeyInput,
   formKey: string | null,
 ): Promise<CreatedApiKey | null> {
@@ -88,6 +92,13 @@ async function insertApiKey(
     ON CONFLICT (workspace_id, form_key) WHERE form_key IS NOT NULL DO NOTHING
     RETURNING id`;
   if (inserted.length === 0) return null;
+  await recordAuditEventIn({ tx: sql }, {
+    action: "api-key.created",
+    actor: input.actor,
+    workspaceId: input.workspaceId,
+    subjectId: keyId,
+    details: { expires: expiresAt !== null },
+  });
   return {
     keyId,
     apiKey,

@@ -2,6 +2,8 @@ import { ServiceError } from "../errors.ts";
 
 import { looksLikeId } from "../shared/new_id.ts";
 import type { DbContext } from "../context.ts";
+import type { AuditActor } from "../audit/audit_event.ts";
+import { recordAuditEvent } from "../audit/record_audit_event.ts";
 
 /**
  * Revokes a key; revoking twice keeps the first revocation time. With `workspaceId` (the web
@@ -11,7 +13,7 @@ import type { DbContext } from "../context.ts";
  */
 export async function revokeApiKey(
   ctx: DbContext,
-  input: { keyId: string; workspaceId?: string },
+  input: { keyId: string; workspaceId?: string; actor?: AuditActor },
 ): Promise<{ keyId: string; workspaceId: string; revokedAt: string }> {
   const { sql } = ctx.db;
   const notFound = () => new ServiceError("not_found", `No API key with id ${input.keyId}`);
@@ -26,6 +28,12 @@ export async function revokeApiKey(
          WHERE id = ${input.keyId} AND workspace_id = ${input.workspaceId}
         RETURNING workspace_id, revoked_at`;
   if (!rows[0]) throw notFound();
+  await recordAuditEvent(ctx, {
+    action: "api-key.revoked",
+    actor: input.actor,
+    workspaceId: rows[0].workspace_id,
+    subjectId: input.keyId,
+  });
   return {
     keyId: input.keyId,
     workspaceId: rows[0].workspace_id,

@@ -1,5 +1,7 @@
 import { ServiceError } from "../errors.ts";
 import type { DbContext, TxContext } from "../context.ts";
+import type { AuditActor } from "../audit/audit_event.ts";
+import { recordAuditEventIn } from "../audit/record_audit_event.ts";
 import { type Balance, toBalance } from "./balance.ts";
 
 /** The most points a workspace can ever be granted in total: `Number.MAX_SAFE_INTEGER`. */
@@ -8,7 +10,7 @@ export const MAX_GRANTED = Number.MAX_SAFE_INTEGER;
 /** Adds points to a workspace: `available` and `granted` both grow; one `grant` posting. */
 export async function grantPoints(
   ctx: DbContext,
-  input: { workspaceId: string; points: number; note?: string },
+  input: { workspaceId: string; points: number; note?: string; actor?: AuditActor },
 ): Promise<Balance> {
   return await ctx.db.sql.begin((tx) => grantPointsIn({ tx }, input));
 }
@@ -16,7 +18,7 @@ export async function grantPoints(
 /** `grantPoints` as a step of the caller's transaction (a new workspace and its first grant). */
 export async function grantPointsIn(
   ctx: TxContext,
-  input: { workspaceId: string; points: number; note?: string },
+  input: { workspaceId: string; points: number; note?: string; actor?: AuditActor },
 ): Promise<Balance> {
   const { tx } = ctx;
   if (!Number.isSafeInteger(input.points) || input.points < 1) {
@@ -47,5 +49,11 @@ export async function grantPointsIn(
              (workspace_id, kind, amount, operation, available_after, reserved_after)
            VALUES (${input.workspaceId}, 'grant', ${input.points}, ${input.note ?? "grant"},
                    ${rows[0].available}, ${rows[0].reserved})`;
+  await recordAuditEventIn(ctx, {
+    action: "points.granted",
+    actor: input.actor,
+    workspaceId: input.workspaceId,
+    details: { points: input.points },
+  });
   return toBalance(rows[0]);
 }

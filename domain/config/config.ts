@@ -47,6 +47,7 @@ export const RATE_LIMIT_BUDGETS = [
   "domain_count",
   "bulk",
   "sign_in",
+  "opt_out",
 ] as const;
 export type RateLimitBudget = typeof RATE_LIMIT_BUDGETS[number];
 
@@ -102,6 +103,8 @@ export interface Config {
    */
   network: ProfileNetwork;
   reverseLookups: ReverseLookupConfig;
+  /** The public opt-out page and its confirmation mail (docs/privacy.md). */
+  privacy: PrivacyConfig;
   /** `ENRICH_MAX_AGE_DAYS`: how long an enrichment written to the directory answers alone. */
   enrichMaxAgeDays: number;
   /** `SEARCH_CACHE_SECONDS`: how long network-search and enrich answers stay in the KV result cache. */
@@ -303,6 +306,9 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, RateLimitRule> = {
   bulk: { limit: 30, windowSeconds: 60 },
   // Web-app sign-in attempts, counted per address and per client (domain/members/sign_in.ts).
   sign_in: { limit: 10, windowSeconds: 300 },
+  // Opt-out requests on the public page, per client address and per address asked about
+  // (each sends a message): few, since a person needs one.
+  opt_out: { limit: 5, windowSeconds: 3600 },
 };
 
 const PRICE_ENV: Record<keyof PriceTable, string> = {
@@ -639,6 +645,89 @@ function databaseUrl(env: Env): string | null {
   return raw;
 }
 
+/** Where confirmation mail is submitted (`MAIL_SUBMISSION_URL`), parsed. */
+export interface MailSubmissionConfig {
+  host: string;
+  port: number;
+  /** `smtps://`: TLS from the first byte (port 465); `smtp://`: STARTTLS, required. */
+  implicitTls: boolean;
+  user: string;
+  password: string;
+  /** `MAIL_SUBMISSION_CA_FILE`: PEM file of extra CA certificates trusted for the server. */
+  caFile: string | null;
+}
+
+export interface PrivacyConfig {
+  /** Null: the opt-out page explains how to write to the operator instead. */
+  mailSubmission: MailSubmissionConfig | null;
+  /** `MAIL_FROM`: the sender of confirmation mail (required with `MAIL_SUBMISSION_URL`). */
+  mailFrom: string | null;
+  /** `PUBLIC_URL`: the service's address as people reach it, for the link in the mail. */
+  publicUrl: string | null;
+  /** `PRIVACY_CONTACT`: where people write to the operator (an address or a URL), shown on the page. */
+  contact: string | null;
+  /** `OPT_OUT_LINK_HOURS`: how long a confirmation link works (default 24). */
+  linkHours: number;
+}
+
+/**
+ * `MAIL_SUBMISSION_URL` (`smtp://user:password@host:587` with STARTTLS required, or
+ * `smtps://user:password@host:465`), with `MAIL_FROM` and `PUBLIC_URL`, which a link in a message
+ * needs: the link's address never comes from a request's Host header, which a caller chooses.
+ */
+function privacyConfig(env: Env): PrivacyConfig {
+  const raw = env.MAIL_SUBMISSION_URL?.trim() || null;
+  const publicRaw = env.PUBLIC_URL?.trim() || null;
+  const publicUrl = publicRaw === null
+    ? null
+    : httpUrl(env, "PUBLIC_URL", publicRaw).replace(/\/+$/, "");
+  const mailFrom = env.MAIL_FROM?.trim() || null;
+  if (mailFrom !== null && !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(mailFrom)) {
+    throw new ConfigError(`MAIL_FROM must be one address such as privacy@example.com`);
+  }
+  let mailSubmission: MailSubmissionConfig | null = null;
+  if (raw !== null) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(`MAIL_SUBMISSION_URL must be a URL, got "${redactUrl(raw)}"`);
+    }
+    if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
+      throw new ConfigError(
+        `MAIL_SUBMISSION_URL must be smtp:// (STARTTLS) or smtps:// (TLS), got "${redactUrl(raw)}"`,
+      );
+    }
+    if (!url.hostname || !url.username || !url.password) {
+      throw new ConfigError(
+        "MAIL_SUBMISSION_URL must name a host and credentials: smtp://user:password@host:587",
+      );
+    }
+    if (!mailFrom || !publicUrl) {
+      throw new ConfigError(
+        "MAIL_SUBMISSION_URL needs MAIL_FROM (the sender) and PUBLIC_URL (the service's address " +
+          "for the link in the message)",
+      );
+    }
+    const implicitTls = url.protocol === "smtps:";
+    mailSubmission = {
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: url.port ? Number(url.port) : implicitTls ? 465 : 587,
+      implicitTls,
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      caFile: env.MAIL_SUBMISSION_CA_FILE?.trim() || null,
+    };
+  }
+  return {
+    mailSubmission,
+    mailFrom,
+    publicUrl,
+    contact: env.PRIVACY_CONTACT?.trim() || null,
+    linkHours: integer(env, "OPT_OUT_LINK_HOURS", 24, 1, 24 * 30),
+  };
+}
+
 /** A URL for messages and logs: the password replaced by `***`. */
 export function redactUrl(raw: string): string {
   return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
@@ -779,6 +868,7 @@ export function loadConfig(env: Env): Config {
     webSearch: webSearch(env),
     network: profileNetwork(env),
     reverseLookups: reverseLookups(env),
+    privacy: privacyConfig(env),
     enrichMaxAgeDays: integer(env, "ENRICH_MAX_AGE_DAYS", 30, 0, 3650),
     searchCacheSeconds: integer(env, "SEARCH_CACHE_SECONDS", 86_400, 0, YEAR_SECONDS),
     providerTimeoutMs: seconds(env, "PROVIDER_TIMEOUT_SECONDS", 10, {

@@ -1,9 +1,12 @@
 /**
  * `admin import`: a JSON-lines file into the directory, streamed in batches of `IMPORT_BATCH`
  * records (one is written while the next is read), progress every `IMPORT_PROGRESS_EVERY` lines,
- * the first `IMPORT_MAX_ERRORS` bad lines listed by number.
+ * the first `IMPORT_MAX_ERRORS` bad lines listed by number. A record of a person on the
+ * service-wide suppression list (any of its addresses, its profile URL, or its name at its
+ * company's domain) is skipped and counted (`suppressed`), never written: an erased person does
+ * not come back with the next import of the same file.
  */
-import type { DbContext } from "../context.ts";
+import { suppressedAmong, type SuppressionContext } from "../privacy/is_suppressed.ts";
 import { ServiceError } from "../errors.ts";
 import type { ProfileNetwork } from "../shared/profile_network.ts";
 import { importPeople, type NameSplit } from "./import_people.ts";
@@ -18,7 +21,7 @@ const IMPORT_MAX_ERRORS = 100;
  * that does not validate) is counted and listed with its 1-based number, the others are loaded.
  */
 export async function importFile(
-  ctx: DbContext,
+  ctx: SuppressionContext,
   options: {
     path: string;
     splitNames: (names: string[]) => Promise<(NameSplit | null)[]>;
@@ -44,6 +47,7 @@ export async function importFile(
     companiesUpdated: 0,
   };
   let rejected = 0;
+  let suppressed = 0;
   const errors: { line: number; message: string }[] = [];
   let batch: ImportRecord[] = [];
   // One batch is written while the next is read and validated (batches stay in file order).
@@ -56,7 +60,22 @@ export async function importFile(
     writing = write(records);
     writing.catch(() => {}); // handled: the next flush awaits it and rethrows
   };
-  const write = async (records: ImportRecord[]) => {
+  const write = async (all: ImportRecord[]) => {
+    const skip = await suppressedAmong(ctx, {
+      people: all.map((r) => ({
+        emails: [...r.emails.map((e) => e.address), ...(r.channels?.emails ?? [])],
+        profileUrls: [r.networkUrl],
+        names: [
+          { name: r.name, domain: r.companyDomain },
+          ...(r.given && r.surname
+            ? [{ name: `${r.given} ${r.surname}`, domain: r.companyDomain }]
+            : []),
+        ],
+      })),
+    });
+    suppressed += skip.size;
+    const records = all.filter((_, i) => !skip.has(i));
+    if (records.length === 0) return;
     const result = await importPeople(ctx, records, {
       splitNames: options.splitNames,
       batchSize: IMPORT_BATCH,
@@ -100,6 +119,7 @@ export async function importFile(
     unchanged: totals.unchanged,
     companies: { created: totals.companiesCreated, updated: totals.companiesUpdated },
     rejected,
+    suppressed,
     errors,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
   };

@@ -11,6 +11,8 @@ import {
   parseDoNotContactEntry,
 } from "./do_not_contact_entry.ts";
 import type { DbContext } from "../context.ts";
+import type { AuditActor } from "../audit/audit_event.ts";
+import { recordAuditEvent } from "../audit/record_audit_event.ts";
 
 export interface AddDoNotContactResult {
   workspaceId: string;
@@ -22,7 +24,7 @@ export interface AddDoNotContactResult {
 
 export async function addDoNotContact(
   ctx: DbContext,
-  input: { workspaceId: string } & DoNotContactTarget,
+  input: { workspaceId: string; actor?: AuditActor } & DoNotContactTarget,
 ): Promise<AddDoNotContactResult> {
   const { sql } = ctx.db;
   const { kind, value } = parseDoNotContactEntry(input);
@@ -33,6 +35,15 @@ export async function addDoNotContact(
       VALUES (${workspaceId}, ${kind}, ${value})
       ON CONFLICT (workspace_id, kind, value) DO NOTHING
       RETURNING 1`;
+    if (rows.length === 1) {
+      // The entry's kind only: the value is the workspace's own list, not the log's to copy.
+      await recordAuditEvent(ctx, {
+        action: "do-not-contact.added",
+        actor: input.actor,
+        workspaceId,
+        details: { kind },
+      });
+    }
     return { workspaceId, kind, value, created: rows.length === 1 };
   } catch (error) {
     if ((error as { code?: string }).code === "23503") {

@@ -11,6 +11,8 @@ import {
   parseDoNotContactEntry,
 } from "./do_not_contact_entry.ts";
 import type { DbContext } from "../context.ts";
+import type { AuditActor } from "../audit/audit_event.ts";
+import { recordAuditEvent } from "../audit/record_audit_event.ts";
 
 export interface RemoveDoNotContactResult {
   workspaceId: string;
@@ -21,7 +23,7 @@ export interface RemoveDoNotContactResult {
 
 export async function removeDoNotContact(
   ctx: DbContext,
-  input: { workspaceId: string } & DoNotContactTarget,
+  input: { workspaceId: string; actor?: AuditActor } & DoNotContactTarget,
 ): Promise<RemoveDoNotContactResult> {
   const { sql } = ctx.db;
   const { kind, value } = parseDoNotContactEntry(input);
@@ -30,5 +32,13 @@ export async function removeDoNotContact(
     DELETE FROM do_not_contact
      WHERE workspace_id = ${workspaceId} AND kind = ${kind} AND value = ${value}
     RETURNING 1`;
+  if (rows.length === 1) {
+    await recordAuditEvent(ctx, {
+      action: "do-not-contact.removed",
+      actor: input.actor,
+      workspaceId,
+      details: { kind },
+    });
+  }
   return { workspaceId, kind, value, removed: rows.length === 1 };
 }

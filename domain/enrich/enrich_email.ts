@@ -8,6 +8,11 @@
  * or billed and the key is given back.
  * Billed per completed enrichment, found or not (a cached answer too). A replay under an
  * Idempotency-Key checks the list again: an address listed since is answered `do-not-contact`.
+ *
+ * A person on the service-wide suppression list (privacy/) is answered `do-not-contact` the same
+ * way, unbilled: the address itself before any work or cache, and, after the sources answered,
+ * the person they describe (another address of theirs, their profile URL, their name at the
+ * address's domain), which is then neither cached nor written back.
  */
 import type { DomainContext } from "../context.ts";
 import { type Billing, runBilledCall, type WorkOutcome } from "../billing/billed_call.ts";
@@ -20,6 +25,8 @@ import { normalizeEmail } from "../do_not_contact/do_not_contact_entry.ts";
 import { mergeStatements } from "./merge_statements.ts";
 import { readStatements } from "./read_statements.ts";
 import { writeBackEnrichment } from "./write_back_enrichment.ts";
+import { isSuppressed } from "../privacy/is_suppressed.ts";
+import { companyDomainOf } from "../directory/normalize.ts";
 
 export const ENRICH_SCOPE = "enrich";
 
@@ -44,7 +51,10 @@ export async function enrichEmail(
     // The list may have grown since: a replay never delivers a person listed now (free, as
     // every replay; `replay` stays true: it answers the earlier call with this key).
     replay: async (stored) =>
-      normal !== null && await isDoNotContact(ctx, { workspaceId: input.workspaceId, email })
+      normal !== null && (
+          await isDoNotContact(ctx, { workspaceId: input.workspaceId, email }) ||
+          await isSuppressed(ctx, personOf(stored as EnrichAnswer, email))
+        )
         ? refused(email, "do-not-contact")
         : stored as EnrichAnswer,
   });
@@ -69,22 +79,42 @@ export async function enrichWork(
   if (normal === null) {
     return { answer: refused(email, "invalid-input"), parts: [], final: false };
   }
-  if (await isDoNotContact(ctx, { workspaceId: input.workspaceId, email })) {
+  if (
+    await isDoNotContact(ctx, { workspaceId: input.workspaceId, email }) ||
+    await isSuppressed(ctx, { emails: [email] })
+  ) {
     return { answer: refused(email, "do-not-contact"), parts: [], final: false };
   }
   const cached = await ctx.resultCache.get<EnrichAnswer>(ENRICH_SCOPE, { email });
-  if (cached) return { answer: { ...cached, cached: true }, parts: ENRICH_PART, final: true };
+  if (cached && !(await isSuppressed(ctx, personOf(cached, email)))) {
+    return { answer: { ...cached, cached: true }, parts: ENRICH_PART, final: true };
+  }
   const read = await readStatements(ctx, email);
   if (read.kind === "unavailable") {
     return { answer: refused(email, reasonOf(read.why)), parts: [], final: false };
   }
   const now = new Date(ctx.clock.now()).toISOString();
   const answer = answerOf(email, read.statements, now);
+  if (await isSuppressed(ctx, personOf(answer, email))) {
+    ctx.logger.info("write-back skipped: the person is suppressed", { operation: "enrich" });
+    return { answer: refused(email, "do-not-contact"), parts: [], final: false };
+  }
   if (read.person && read.consulted) {
     await writeBackEnrichment(ctx, { person: read.person, answer, enrichedAt: now });
   }
   await ctx.resultCache.set(ENRICH_SCOPE, { email }, answer);
   return { answer, parts: ENRICH_PART, final: true };
+}
+
+/** Every identifier of the person an answer describes, for the suppression list. */
+function personOf(answer: EnrichAnswer | null, email: string) {
+  const domain = companyDomainOf(email);
+  const person = answer?.person;
+  return {
+    emails: [email, ...(answer?.channels?.emails ?? [])],
+    profileUrls: [person?.networkUrl],
+    names: person?.name && domain ? [{ name: person.name, domain }] : [],
+  };
 }
 
 function answerOf(email: string, statements: Statement[], retrievedAt: string): EnrichAnswer {

@@ -30,6 +30,7 @@ import {
 } from "./find_answer.ts";
 import { lookupEmailAtDomain } from "./lookup_email_at_domain.ts";
 import { readPersonName } from "./read_person_name.ts";
+import { isSuppressed } from "../privacy/is_suppressed.ts";
 import { resolveCompanyDomain } from "./resolve_company_domain.ts";
 
 export const FIND_SCOPE = "find";
@@ -169,6 +170,10 @@ async function lookupByProfile(
   // A profile of the configured network is looked up in its canonical form (any subdomain,
   // language version or query); another URL as written.
   const url = normalizeNetworkUrl(networkUrl, ctx.settings.network) ?? networkUrl;
+  // A suppressed profile is refused before the directory or the web is asked (never billed).
+  if (await isSuppressed(ctx, { profileUrls: [url] })) {
+    return outcome(notFound("do-not-contact", "unknown"), []);
+  }
   let person = await findPersonByNetworkUrl(ctx, url);
   if (!person) {
     // Not in the directory: the web-search provider may know the profile page. What it learns is

@@ -9,7 +9,9 @@
  * disposable domain (`free-mail-domain`, `disposable-domain`: no work email lives there). Refused
  * before any DNS or SMTP: a person the workspace's do-not-contact list names (`do-not-contact`: the
  * domain or a parent of it, this person's known address, or any candidate address is listed), so
- * a listed address is never asked about, delivered or written back.
+ * a listed address is never asked about, delivered or written back. A person on the service-wide
+ * suppression list (privacy/: by this name at this domain, their profile URL, any address they
+ * hold, or any candidate) is refused the same way, before any DNS or SMTP: `do-not-contact`.
  */
 import type { DomainContext } from "../context.ts";
 import type { DirectoryPerson } from "../directory/directory_person.ts";
@@ -17,6 +19,7 @@ import { findPersonAtDomain } from "../directory/find_person_at_domain.ts";
 import { recordVerifiedEmail } from "../directory/record_verified_email.ts";
 import { verifiedAddressesAtDomain } from "../directory/verified_addresses_at_domain.ts";
 import { isDoNotContact } from "../do_not_contact/is_do_not_contact.ts";
+import { isSuppressed } from "../privacy/is_suppressed.ts";
 import { emailCandidates } from "./email_candidates.ts";
 import { keepCandidateOrder, keptCandidateOrder } from "./candidate_order_memory.ts";
 import { personalMailDomain } from "./personal_mail_domain.ts";
@@ -65,6 +68,19 @@ export async function lookupEmailAtDomain(
     domain,
   });
   const found = foundPerson(input, person);
+  if (
+    await isSuppressed(ctx, {
+      names: [
+        { name: input.fullName, domain },
+        { name: `${name.given} ${name.surname}`, domain },
+        ...(person ? [{ name: person.fullName, domain }] : []),
+      ],
+      profileUrls: [person?.networkUrl],
+      emails: person?.emails.map((e) => e.address) ?? [],
+    })
+  ) {
+    return { completed: false, answer: notFound("do-not-contact", "unknown") };
+  }
 
   // A shared role mailbox (`info@`) on a person's record is never delivered or asked as theirs.
   const known =
@@ -125,6 +141,12 @@ export async function lookupEmailAtDomain(
   const outcome = await ctx.verifier.verify({ domain, candidates });
   switch (outcome.kind) {
     case "valid": {
+      // Suppressed while the session ran (an erasure, an opt-out): neither written back nor
+      // delivered, and not billed.
+      if (await isSuppressed(ctx, { emails: [outcome.address] })) {
+        ctx.logger.info("write-back skipped: the person is suppressed", { operation: "find" });
+        return { completed: false, answer: notFound("do-not-contact", "unknown") };
+      }
       await recordVerifiedEmail(ctx, {
         fullName: input.fullName,
         given: name.given,
@@ -185,17 +207,20 @@ export async function lookupEmailAtDomain(
   }
 }
 
-/** Whether the do-not-contact list names the domain (or a parent) or any of these addresses. */
-function doNotContact(
+/**
+ * Whether the do-not-contact list names the domain (or a parent) or any of these addresses, or
+ * the suppression list names any of them.
+ */
+async function doNotContact(
   ctx: DomainContext,
   input: EmailLookupInput,
   emails: readonly string[],
 ): Promise<boolean> {
-  return isDoNotContact(ctx, {
+  return await isDoNotContact(ctx, {
     workspaceId: input.workspaceId,
     domain: input.domain,
     emails,
-  });
+  }) || await isSuppressed(ctx, { emails });
 }
 
 function foundPerson(input: EmailLookupInput, person: DirectoryPerson | null): FoundPerson {

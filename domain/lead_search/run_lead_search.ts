@@ -197,7 +197,19 @@ async function deliverPage(
     if (!run) return "lease-lost" as const;
     if (run.status !== "processing") return "not-delivered" as const;
     const page = run.pages + 1;
-    const leads = input.leads.slice(0, run.count - run.delivered_count);
+    // Only people still in the directory: an erasure (privacy/) deletes the records of a
+    // suppressed person, and no import or write-back brings them back, so the directory is the
+    // lead search's suppression check. The rows are held FOR SHARE until this page commits, so
+    // an erasure under way either removed them before (skipped here) or waits and then redacts
+    // the page's rows.
+    const ids = input.leads.map((lead) => lead.personId);
+    const present = new Set(
+      (await tx<{ id: string }[]>`
+        SELECT id FROM people WHERE id = ANY(${ids}::text[]) FOR SHARE`).map((r) => r.id),
+    );
+    const leads = input.leads.filter((lead) => present.has(lead.personId))
+      .slice(0, run.count - run.delivered_count);
+    if (leads.length === 0) return "delivered" as const;
     const rows = leads.map((lead, i) => ({
       run_id: run.id,
       position: run.delivered_count + i + 1,

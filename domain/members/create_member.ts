@@ -1,6 +1,8 @@
 import { ServiceError } from "../errors.ts";
 import { newId } from "../shared/new_id.ts";
 import type { DbContext } from "../context.ts";
+import type { AuditActor } from "../audit/audit_event.ts";
+import { recordAuditEvent } from "../audit/record_audit_event.ts";
 import { normalizeMemberEmail } from "./member_email.ts";
 import { generateOneTimePassword, hashPassword } from "./password.ts";
 
@@ -15,7 +17,7 @@ export interface CreatedMember {
 /** Adds a member to a workspace (`admin user create`). */
 export async function createMember(
   ctx: DbContext,
-  input: { workspaceId: string; email: string },
+  input: { workspaceId: string; email: string; actor?: AuditActor },
 ): Promise<CreatedMember> {
   const { sql } = ctx.db;
   const email = normalizeMemberEmail(input.email);
@@ -31,5 +33,12 @@ export async function createMember(
   if (rows.length === 0) {
     throw new ServiceError("validation_error", `A member with the email ${email} already exists`);
   }
+  // The member's id only: their address is in `members` already, and the log outlives them.
+  await recordAuditEvent(ctx, {
+    action: "member.added",
+    actor: input.actor,
+    workspaceId: input.workspaceId,
+    subjectId: memberId,
+  });
   return { memberId, workspaceId: input.workspaceId, email, oneTimePassword };
 }

@@ -12,6 +12,7 @@ import { canonicalProfileUrl } from "../shared/profile_network.ts";
 import { profileUrlQuery } from "./network.ts";
 import { readProfileResult } from "./read_profile_result.ts";
 import { recordLearnedProfile } from "./record_learned_profile.ts";
+import { isSuppressed } from "../privacy/is_suppressed.ts";
 
 export async function findProfileByUrl(
   ctx: DomainContext,
@@ -20,6 +21,8 @@ export async function findProfileByUrl(
   const { network } = ctx.settings;
   const url = normalizeNetworkUrl(networkUrl, network);
   if (!url) return { kind: "none" };
+  // A suppressed profile is neither read nor searched for (privacy/).
+  if (await isSuppressed(ctx, { profileUrls: [url] })) return { kind: "none", suppressed: true };
   const known = await findPersonByNetworkUrl(ctx, url);
   if (known) {
     return {

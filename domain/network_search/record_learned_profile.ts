@@ -1,17 +1,23 @@
 /**
  * Writes a profile learned from the web into the directory (keyed by its URL, through the same
  * upsert `admin import` uses), so the next search or find answers from our own records. A
- * failure to write only costs that; the answer stands.
+ * failure to write only costs that; the answer stands. A profile of a person on the service-wide
+ * suppression list is never written (counted in the log as a skipped write-back).
  */
 import type { DomainContext } from "../context.ts";
 import { importPeople, parseImportRecord } from "../directory/import_people.ts";
 import { readPersonName } from "../find/read_person_name.ts";
 import type { ProfileMatch } from "./profile_match.ts";
+import { isSuppressed } from "../privacy/is_suppressed.ts";
 
 export async function recordLearnedProfile(
   ctx: DomainContext,
   profile: ProfileMatch,
 ): Promise<void> {
+  if (await isSuppressed(ctx, { profileUrls: [profile.networkUrl] })) {
+    ctx.logger.info("write-back skipped: the person is suppressed", { operation: "network" });
+    return;
+  }
   const reading = await readPersonName(ctx, profile.name);
   const parsed = parseImportRecord({
     name: profile.name,

@@ -3,12 +3,15 @@
  * one public profile for a first and last name (and an employer, when given). Billed per completed
  * search, matches or none (a cached answer is a completed search too); a provider that cannot
  * answer gives empty `matches`, `reason` `search-unavailable`, nothing billed, and the key back.
+ * A search whose only match is a person on the service-wide suppression list (privacy/) answers
+ * no match, unbilled and uncached, the key given back.
  */
 import type { DomainContext } from "../context.ts";
 import { type Billing, runBilledCall } from "../billing/billed_call.ts";
 import { findProfile } from "./find_profile.ts";
 import type { ProfileMatch } from "./profile_match.ts";
 import type { AskedPerson } from "./score_candidate.ts";
+import { isSuppressed } from "../privacy/is_suppressed.ts";
 
 export const NETWORK_SEARCH_SCOPE = "network-search";
 
@@ -36,7 +39,9 @@ export async function searchNetwork(
     worstCase: ctx.prices.networkSearch,
     work: async () => {
       const cached = await ctx.resultCache.get<ProfileMatch[]>(NETWORK_SEARCH_SCOPE, search);
-      if (cached) {
+      const cachedSuppressed = cached !== null &&
+        await isSuppressed(ctx, { profileUrls: cached.map((m) => m.networkUrl) });
+      if (cached && !cachedSuppressed) {
         return {
           answer: { matches: cached, reason: null, cached: true },
           parts: part,
@@ -50,6 +55,9 @@ export async function searchNetwork(
           parts: [],
           final: false,
         };
+      }
+      if (lookup.kind === "none" && lookup.suppressed) {
+        return { answer: { matches: [], reason: null, cached: false }, parts: [], final: false };
       }
       const matches = lookup.kind === "found" ? [lookup.match] : [];
       await ctx.resultCache.set(NETWORK_SEARCH_SCOPE, search, matches);

@@ -10,13 +10,21 @@ import { checkWebhookUrl, type ResolveAddresses } from "./check_webhook_url.ts";
 import { type EndpointRow, toWebhookEndpoint, type WebhookEndpoint } from "./webhook_endpoint.ts";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "./webhook_events.ts";
 import { DEFAULT_WEBHOOK_SETTINGS } from "./webhook_settings.ts";
+import type { AuditActor } from "../audit/audit_event.ts";
+import { recordAuditEventIn } from "../audit/record_audit_event.ts";
 
 /** Live endpoints per workspace. */
 export const MAX_ENDPOINTS = 20;
 
 export async function createWebhookEndpoint(
   ctx: Pick<DomainContext, "db" | "clock" | "settings" | "webhookSecrets">,
-  input: { workspaceId: string; url: string; events: string[]; resolve?: ResolveAddresses },
+  input: {
+    workspaceId: string;
+    url: string;
+    events: string[];
+    resolve?: ResolveAddresses;
+    actor?: AuditActor;
+  },
 ): Promise<WebhookEndpoint & { secret: string }> {
   const events = [...new Set(input.events)];
   if (events.length === 0) {
@@ -48,6 +56,13 @@ export async function createWebhookEndpoint(
         `A workspace may have at most ${MAX_ENDPOINTS} webhook endpoints`,
       );
     }
+    await recordAuditEventIn({ tx }, {
+      action: "webhook-endpoint.created",
+      actor: input.actor,
+      workspaceId: input.workspaceId,
+      subjectId: id,
+      details: { events: events.length },
+    });
     return (await tx<EndpointRow[]>`
       INSERT INTO webhook_endpoints (id, workspace_id, url, events, secret_sealed, created_at)
       VALUES (${id}, ${input.workspaceId}, ${input.url},

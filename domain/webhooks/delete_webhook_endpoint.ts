@@ -6,10 +6,12 @@ import type { DomainContext } from "../context.ts";
 import { ServiceError } from "../errors.ts";
 import { looksLikeId } from "../shared/new_id.ts";
 import { ENDPOINT_NOT_FOUND_MESSAGE } from "./webhook_endpoint.ts";
+import type { AuditActor } from "../audit/audit_event.ts";
+import { recordAuditEventIn } from "../audit/record_audit_event.ts";
 
 export async function deleteWebhookEndpoint(
   ctx: DomainContext,
-  input: { workspaceId: string; endpointId: string },
+  input: { workspaceId: string; endpointId: string; actor?: AuditActor },
 ): Promise<void> {
   if (!looksLikeId("whe", input.endpointId)) {
     throw new ServiceError("not_found", ENDPOINT_NOT_FOUND_MESSAGE);
@@ -22,6 +24,12 @@ export async function deleteWebhookEndpoint(
        WHERE id = ${input.endpointId} AND workspace_id = ${input.workspaceId}
          AND deleted_at IS NULL`;
     if (gone.count === 0) throw new ServiceError("not_found", ENDPOINT_NOT_FOUND_MESSAGE);
+    await recordAuditEventIn({ tx }, {
+      action: "webhook-endpoint.deleted",
+      actor: input.actor,
+      workspaceId: input.workspaceId,
+      subjectId: input.endpointId,
+    });
     await tx`UPDATE webhook_deliveries
                 SET status = 'failed', next_attempt_at = NULL, last_error = 'endpoint deleted',
                     lease_token = NULL, lease_until = NULL, updated_at = ${at}

@@ -4,11 +4,12 @@ import { newId } from "../shared/new_id.ts";
 import { createApiKeyIn } from "../auth/create_api_key.ts";
 import { grantPointsIn } from "../billing/grant_points.ts";
 import type { DbContext, TxContext } from "../context.ts";
+import type { AuditActor } from "../audit/audit_event.ts";
 
 /** Creates a workspace with its balance row, a first API key and an optional first grant. */
 export async function createWorkspace(
   ctx: DbContext,
-  input: { name: string; points?: number; apiKey?: string },
+  input: { name: string; points?: number; apiKey?: string; actor?: AuditActor },
 ): Promise<{ workspaceId: string; keyId: string; apiKey: string }> {
   const name = input.name.trim();
   if (!name || name.length > 200) {
@@ -23,8 +24,14 @@ export async function createWorkspace(
       throw new ServiceError("validation_error", `a workspace named "${name}" already exists`);
     }
     const workspaceId = await insertWorkspace({ tx }, name);
-    const key = await createApiKeyIn({ tx }, { workspaceId, apiKey: input.apiKey });
-    if (input.points) await grantPointsIn({ tx }, { workspaceId, points: input.points });
+    const key = await createApiKeyIn({ tx }, {
+      workspaceId,
+      apiKey: input.apiKey,
+      actor: input.actor,
+    });
+    if (input.points) {
+      await grantPointsIn({ tx }, { workspaceId, points: input.points, actor: input.actor });
+    }
     return { workspaceId, keyId: key.keyId, apiKey: key.apiKey };
   });
 }

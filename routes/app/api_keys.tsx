@@ -75,6 +75,7 @@ export function mountApiKeys(web: Hono<WebEnv>, ctx: DomainContext): void {
       const outcome = await createApiKeyOnce(ctx, {
         formKey,
         workspaceId: c.get("member").workspaceId,
+        actor: { kind: "member", memberId: c.get("member").memberId },
         name: values.name,
         // The key stops working as the chosen day begins (UTC); "never" is an empty date. A day
         // the calendar lacks is an invalid Date, which the verb refuses as "must be a date".
@@ -152,7 +153,11 @@ export function mountApiKeys(web: Hono<WebEnv>, ctx: DomainContext): void {
     // Sent only by a browser without script, which could not ask: ask on a page first.
     if (form.noscript) return c.redirect(revokePath(keyId), 303);
     try {
-      await revokeApiKey(ctx, { keyId, workspaceId: c.get("member").workspaceId });
+      await revokeApiKey(ctx, {
+        keyId,
+        workspaceId: c.get("member").workspaceId,
+        actor: { kind: "member", memberId: c.get("member").memberId },
+      });
     } catch (error) {
       if (error instanceof ServiceError && error.code === "not_found") return keyNotFound(c);
       throw error;

@@ -62,6 +62,7 @@ export function mountDoNotContact(web: Hono<WebEnv>, ctx: DomainContext): void {
       }
       const added = await addDoNotContact(ctx, {
         workspaceId: c.get("member").workspaceId,
+        actor: { kind: "member", memberId: c.get("member").memberId },
         ...targetOf(entry),
       });
       // Rendered, not redirected: the entry is shown without travelling in a URL. Adding again
@@ -123,6 +124,7 @@ export function mountDoNotContact(web: Hono<WebEnv>, ctx: DomainContext): void {
     try {
       const removed = await removeDoNotContact(ctx, {
         workspaceId: member.workspaceId,
+        actor: { kind: "member", memberId: member.memberId },
         ...(kind === "email" ? { email: value } : { domain: value }),
       });
       return await render(c, {

@@ -24,6 +24,7 @@ export const NAVIGATION = [
   { section: "do-not-contact", href: "/app/do-not-contact", label: "Do-not-contact" },
   { section: "keys", href: "/app/settings/api-keys", label: "API keys" },
   { section: "webhooks", href: "/app/settings/webhooks", label: "Webhooks" },
+  { section: "audit-log", href: "/app/settings/audit-log", label: "Audit log" },
   { section: "prices", href: "/app/prices", label: "Prices" },
   { section: "docs", href: "/docs", label: "API reference" },
 ] as const satisfies readonly { section: string; href: string; label: string }[];

@@ -23,6 +23,8 @@ import { mountLeadSearchPages } from "./lead_search_pages.tsx";
 import { mountBulkPages } from "./bulk_pages.tsx";
 import { mountLedger } from "./ledger.tsx";
 import { mountWebhooks } from "./webhooks.tsx";
+import { mountAuditLog } from "./audit_log.tsx";
+import { mountOptOut } from "./opt_out.tsx";
 import type { WebEnv } from "./web_env.ts";
 
 /** Security headers of every page: no framing, no sniffing, only our own scripts. */
@@ -62,6 +64,7 @@ export function mountWebApp(
   mountBulkPages(web, ctx);
   mountLedger(web, ctx);
   mountWebhooks(web, ctx);
+  mountAuditLog(web, ctx);
 
   // Last, after every page: any other address under /app is a page too (the API's JSON 404 is
   // for /api/…). Hono asks a mounted app's own `notFound` only for the mounting app, so this is
@@ -88,4 +91,5 @@ export function mountWebApp(
 
   app.get("/", (c) => c.redirect("/app", 302));
   app.route("/app", web);
+  mountOptOut(app, ctx);
 }

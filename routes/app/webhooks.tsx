@@ -100,6 +100,7 @@ export function mountWebhooks(web: Hono<WebEnv>, ctx: DomainContext): void {
     try {
       const created = await createWebhookEndpoint(ctx, {
         workspaceId: c.get("member").workspaceId,
+        actor: { kind: "member", memberId: c.get("member").memberId },
         url: values.url,
         events: values.events,
       });
@@ -136,7 +137,11 @@ export function mountWebhooks(web: Hono<WebEnv>, ctx: DomainContext): void {
   action(
     "/settings/webhooks/:endpointId/delete",
     (c, workspaceId) =>
-      deleteWebhookEndpoint(ctx, { workspaceId, endpointId: c.req.param("endpointId") ?? "" }),
+      deleteWebhookEndpoint(ctx, {
+        workspaceId,
+        endpointId: c.req.param("endpointId") ?? "",
+        actor: { kind: "member", memberId: c.get("member").memberId },
+      }),
     "deleted",
     { status: 404, body: "This workspace has no such endpoint (any more)." },
   );

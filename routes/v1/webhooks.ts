@@ -79,6 +79,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, ctx: DomainContext): voi
       const body = c.req.valid("json");
       const data = await createWebhookEndpoint(ctx, {
         workspaceId: c.get("auth").workspaceId,
+        actor: { kind: "api-key", keyId: c.get("auth").keyId },
         url: body.url,
         events: body.events,
       });
@@ -135,6 +136,7 @@ export function mountWebhooks(app: OpenAPIHono<AppEnv>, ctx: DomainContext): voi
     async (c) => {
       await deleteWebhookEndpoint(ctx, {
         workspaceId: c.get("auth").workspaceId,
+        actor: { kind: "api-key", keyId: c.get("auth").keyId },
         endpointId: c.req.valid("param").endpointId,
       });
       return c.json({ data: { deleted: true as const } }, 200);

@@ -527,7 +527,7 @@ export function readPostfixSessions(log: string): PostfixSessions {
   };
 }
 
-async function run(
+export async function run(
   command: string,
   args: string[],
   env: Record<string, string> = {},
@@ -538,12 +538,12 @@ async function run(
   return { ok: result.success, output: decode(result.stdout) + decode(result.stderr) };
 }
 
-async function mustRun(command: string, args: string[]): Promise<void> {
+export async function mustRun(command: string, args: string[]): Promise<void> {
   const result = await run(command, args);
   if (!result.ok) throw new Error(`${command} ${args.join(" ")} failed: ${result.output.trim()}`);
 }
 
-async function killPidFile(pidFile: string): Promise<void> {
+export async function killPidFile(pidFile: string): Promise<void> {
   const pid = Number((await Deno.readTextFile(pidFile).catch(() => "")).trim());
   if (!Number.isInteger(pid) || pid <= 1) return;
   try {
@@ -561,7 +561,7 @@ async function killPidFile(pidFile: string): Promise<void> {
   }
 }
 
-async function waitForPort(hostPort: string): Promise<void> {
+export async function waitForPort(hostPort: string): Promise<void> {
   const [hostname, port] = hostPort.split(":");
   for (let i = 0; i < 100; i++) {
     try {
