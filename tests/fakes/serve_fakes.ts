@@ -23,7 +23,10 @@
  * knows the profiles of Grace Hopper (Acme) and Peter Gibbons (Initech) as the real network's
  * pages (`https://www.linkedin.com/in/…`, "… | LinkedIn": the service's default network);
  * Gravatar knows grace.hopper@acme.test (with a phone number, which the service drops); GitHub
- * knows peter.gibbons@initech.test.
+ * knows peter.gibbons@initech.test. The demo directory's companies (`admin demo`) get mail too:
+ * each `.example` domain has its MX on 127.0.0.1, where the first `DEMO_MAILBOXES` demo people
+ * have a mailbox in their company's address pattern (everyone else is rejected), so find, verify
+ * and domain search work on the demo data as on a real company's.
  */
 import { profileResult, searchIndex, startFakeBrave } from "./brave_server.ts";
 import { startFakeDns } from "./dns_server.ts";
@@ -31,11 +34,37 @@ import { startFakeGithub } from "./github_server.ts";
 import { startFakeGravatar } from "./gravatar_server.ts";
 import { FAKE_TLS_CA_FILE, startFakeSmtp } from "./smtp_server.ts";
 import { startFakeWikidata } from "./wikidata_server.ts";
+import { DEMO_COMPANIES, demoPeople, localPart } from "../../domain/directory/demo_people.ts";
 
 export const FAKE_SEARCH_KEY = "fake-search-key";
 
+/** How many demo people (the first of `admin demo`'s, whatever its `--people`) have a mailbox. */
+const DEMO_MAILBOXES = 5_000;
+
+/** The demo companies' domains, and a mailbox for each demo person in their company's pattern. */
+function demoMail() {
+  const zones: Record<string, { mx: { preference: number; exchange: string }[] }> = {};
+  for (const company of DEMO_COMPANIES) {
+    if (company.domain) {
+      zones[company.domain] = { mx: [{ preference: 10, exchange: "mx1.example.test" }] };
+    }
+  }
+  const mailboxes: Record<string, "accept"> = {};
+  for (const person of demoPeople(DEMO_MAILBOXES, { now: 0 })) {
+    const company = DEMO_COMPANIES.find((c) =>
+      c.domain !== null && c.domain === person.companyDomain
+    );
+    if (!company?.domain || !person.given || !person.surname) continue;
+    mailboxes[`${localPart(company.pattern, person.given, person.surname)}@${company.domain}`] =
+      "accept";
+  }
+  return { zones, mailboxes };
+}
+
 export async function startFakeWorld() {
+  const demo = demoMail();
   const dns = await startFakeDns({
+    ...demo.zones,
     "acme.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }] },
     "initech.test": { mx: [{ preference: 10, exchange: "mx1.example.test" }] },
     "mx1.example.test": { a: ["127.0.0.1"] },
@@ -47,6 +76,7 @@ export async function startFakeWorld() {
     hosts: ["127.0.0.1", "127.0.0.2"],
     behaviour: {
       mailboxes: {
+        ...demo.mailboxes,
         "grace.hopper@acme.test": "accept",
         "peter.gibbons@initech.test": "accept",
       },
