@@ -145,6 +145,7 @@ Deno.test(
         const { data, text } = await search({ domain: "acme.test" }, "ds-1");
         assert.deepEqual(names(data), ["Ada Lovelace"], text);
         assert.equal(data.total, 1);
+        assert.equal(data.pattern, null, "nothing learned from their addresses");
         assert.ok(!text.toLowerCase().includes("hopper"), text);
         assert.ok(!text.toLowerCase().includes("turing"), text);
         assert.equal(data.charged, false, "no address on the page");
