@@ -18,7 +18,10 @@
  *   process, so the database cannot join it to the people: the company's identifiers are read
  *   in one statement and fingerprinted here, then looked up by primary key a batch at a time
  *   (`suppressedAmong`). An empty list (the common case) costs one index probe and no read of
- *   the people.
+ *   the people. Otherwise the cost grows with the company: about six HMACs a person, measured
+ *   at ~30 µs a fingerprint with its normalisation (10,000 people: ~1.7 s on a loaded 2-core
+ *   machine). A fingerprint column kept on each record at import would let the database join
+ *   instead; until then correctness comes first.
  */
 import type { SuppressionContext } from "../privacy/is_suppressed.ts";
 import { suppressedAmong } from "../privacy/is_suppressed.ts";
