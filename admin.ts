@@ -35,6 +35,7 @@ import { listAuditLog, MAX_AUDIT_PAGE } from "./domain/audit/list_audit_log.ts";
 import { erasePerson } from "./domain/privacy/erase_person.ts";
 import { exportPerson } from "./domain/privacy/export_person.ts";
 import { createPersonKeys } from "./domain/privacy/person_keys.ts";
+import { createFingerprinter } from "./domain/idempotency/fingerprint.ts";
 import { loadOrCreateSecret } from "./domain/stores/server_secret.ts";
 import { openKv } from "./domain/stores/kv.ts";
 import { checkServerSecret } from "./domain/stores/secret_check.ts";
@@ -279,6 +280,7 @@ async function privacyContext(ctx: DbContext, config: Config) {
   );
   return {
     personKeys: createPersonKeys(secret, config.network),
+    fingerprint: createFingerprinter(secret),
     settings: { network: config.network },
   };
 }

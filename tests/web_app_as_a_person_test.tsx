@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { FIND_REASONS } from "../domain/find/find_answer.ts";
 import { ENRICH_REASONS } from "../domain/enrich/enrich_answer.ts";
+import { VERIFY_REASONS } from "../domain/verify_email/verify_answer.ts";
 import { addDoNotContact } from "../domain/do_not_contact/add_do_not_contact.ts";
 import {
   type KnownReason,
@@ -23,17 +24,6 @@ import { namesCsv } from "../routes/app/tools/names_csv.ts";
 import { createTestEnv, createTestWorkspace, DB_TEST } from "./harness.ts";
 import { FakeNameModel } from "./fake_name_model.ts";
 import { signedInMember, WebClient } from "./web_client.ts";
-
-const VERIFY_REASONS = [
-  "mailbox-not-found",
-  "domain-not-found",
-  "no-mail-server",
-  "invalid-syntax",
-  "catch-all",
-  "greylisted",
-  "sender-rejected",
-  "timeout",
-] as const;
 
 /** Every reason a tool page can show, with the tools that give it. */
 const REASONS_BY_TOOL: [ReasonTool, readonly string[]][] = [
@@ -112,6 +102,23 @@ Deno.test(
         company: "blocked.test",
       });
       assert.deepEqual(badgeOf(find.text), ["stop", "do-not-contact", "Do not contact"]);
+
+      // The verify page: its verdict, then the reason's own badge and sentence.
+      await member.get("/app/tools/verify");
+      const verify = await member.post("/app/tools/verify", { email: "ada@blocked.test" });
+      assert.match(verify.text, /data-status="unknown"/);
+      assert.match(
+        verify.text,
+        /<span class="badge stop" data-reason="do-not-contact">Do not contact<\/span>/,
+      );
+      assert.match(verify.text, /on your do-not-contact list/);
+      assert.match(verify.text, /<a href="\/app\/do-not-contact">See the list<\/a>/);
+      const bad = await member.post("/app/tools/verify", { email: "not an address" });
+      assert.match(
+        bad.text,
+        /<span class="badge stop" data-reason="invalid-syntax">Malformed address<\/span>/,
+      );
+      assert.match(bad.text, /not a well-formed email address/);
     } finally {
       await env.close();
     }

@@ -80,6 +80,8 @@ Deno.test("web tools: verify an address, read as a person reads it", DB_TEST, as
     const grey = await member.post("/app/tools/verify", { email: "ada@grey.test" });
     assert.match(grey.text, /data-status="unknown"/);
     assert.match(grey.text, /data-reason="greylisted"/);
+    assert.match(grey.text, /data-reason="greylisted">Asked to wait<\/span>/);
+    assert.match(grey.text, /come back later \(greylisting\)/);
     assert.deepEqual(cost(grey), { charged: false, pointsCharged: 0, replay: false });
 
     const malformed = await member.post("/app/tools/verify", { email: "not an address" });

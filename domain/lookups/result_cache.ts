@@ -22,11 +22,20 @@ export function resultCacheKey(scope: string, fingerprint: string): Deno.KvKey {
   return ["result_cache", scope, fingerprint];
 }
 
+/** Where the answer to a request is kept (erasure deletes a verdict by it). */
+export function resultCacheKeyOf(
+  fingerprint: Fingerprinter,
+  scope: string,
+  request: unknown,
+): Deno.KvKey {
+  return resultCacheKey(scope, fingerprint(`cache:${scope}`, request));
+}
+
 export function createResultCache(
   deps: { kv: Deno.Kv; clock: Clock; fingerprint: Fingerprinter; ttlSeconds: number },
 ): ResultCache {
   const key = (scope: string, request: unknown) =>
-    resultCacheKey(scope, deps.fingerprint(`cache:${scope}`, request));
+    resultCacheKeyOf(deps.fingerprint, scope, request);
   return {
     async get<T>(scope: string, request: unknown): Promise<T | null> {
       if (deps.ttlSeconds <= 0) return null;

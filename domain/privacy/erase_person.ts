@@ -15,8 +15,10 @@
  *    cannot hand them back.
  * 5. Cached answers in KV (network search, enrich) that hold them are deleted. Those are keyed by
  *    a fingerprint of the request, which no identifier alone can recompute, so the cache is read
- *    through and each entry holding an identifier is deleted. The verification cache is keyed by
- *    mail domain and holds no person.
+ *    through and each entry holding an identifier is deleted. The verification cache keeps a
+ *    verdict per address under a fingerprint of the address alone and without the address, so
+ *    its entries for every address of theirs are deleted by key. (The engine's own per-domain
+ *    facts, MX hosts and catch-all, hold no person.)
  *
  * Steps 1–4 are one transaction, with the audit entry (counts only). A bulk row or replay record
  * matches when its text holds one of the person's addresses or profile URLs, or their name
@@ -27,6 +29,10 @@ import { recordAuditEventIn } from "../audit/record_audit_event.ts";
 import type { LookupSettings } from "../context.ts";
 import { foldName } from "../directory/normalize.ts";
 import { newId } from "../shared/new_id.ts";
+import type { Fingerprinter } from "../idempotency/fingerprint.ts";
+import { resultCacheKeyOf } from "../lookups/result_cache.ts";
+import { checkAddress } from "../verify_email/address_checks.ts";
+import { VERIFY_SCOPE, verifyCacheRequest } from "../verify_email/lookup_verification.ts";
 import type { TransactionSql } from "../stores/database.ts";
 import { heldPeopleIn } from "./held_people.ts";
 import type { SuppressionContext } from "./is_suppressed.ts";
@@ -37,6 +43,8 @@ export type EraseContext = SuppressionContext & {
   /** Where the result cache lives; null: no cache to reach (a test without KV). */
   kv: Deno.Kv | null;
   settings: Pick<LookupSettings, "network">;
+  /** The request fingerprints the result caches key on (the verification cache's, by address). */
+  fingerprint: Fingerprinter;
 };
 
 export interface ErasureReport {
@@ -68,7 +76,7 @@ export async function erasePerson(
 ): Promise<ErasureReport> {
   const target = readPersonTarget(input, ctx.settings.network);
   const erasureId = newId("era");
-  const { report, terms } = await ctx.db.sql.begin(async (tx) => {
+  const { report, terms, emails } = await ctx.db.sql.begin(async (tx) => {
     const people = await heldPeopleIn({ tx }, target);
     const identifiers: Required<PersonIdentifiers> = { emails: [], profileUrls: [], names: [] };
     const emails = identifiers.emails as string[];
@@ -135,9 +143,12 @@ export async function erasePerson(
         cacheEntries: 0,
       },
     };
-    return { report, terms };
+    return { report, terms, emails };
   });
-  report.removed.cacheEntries = ctx.kv ? await deleteCachedAnswers(ctx.kv, terms) : 0;
+  report.removed.cacheEntries = ctx.kv
+    ? await deleteCachedAnswers(ctx.kv, terms) +
+      await deleteCachedVerdicts(ctx.kv, ctx.fingerprint, emails)
+    : 0;
   // The cache is reached after the commit (KV is no part of the transaction); its count joins
   // the audit entry, written last so it holds every count.
   await ctx.db.sql.begin((tx) =>
@@ -227,6 +238,33 @@ async function deleteCachedAnswers(kv: Deno.Kv, terms: Terms): Promise<number> {
       await kv.delete(entry.key);
       deleted++;
     }
+  }
+  return deleted;
+}
+
+/** Deletes the verification cache's verdicts on the addresses; returns how many there were. */
+async function deleteCachedVerdicts(
+  kv: Deno.Kv,
+  fingerprint: Fingerprinter,
+  emails: readonly string[],
+): Promise<number> {
+  const addresses = new Set<string>();
+  for (const email of emails) {
+    const { email: address, checks } = checkAddress(email);
+    if (!checks.syntax) continue;
+    addresses.add(address);
+    // The mailbox without its `+tag` is suppressed too (person_keys.ts).
+    const at = address.lastIndexOf("@");
+    const plus = address.indexOf("+");
+    if (plus > 0 && plus < at) addresses.add(`${address.slice(0, plus)}${address.slice(at)}`);
+  }
+  let deleted = 0;
+  for (const address of addresses) {
+    const key = resultCacheKeyOf(fingerprint, VERIFY_SCOPE, verifyCacheRequest(address));
+    const entry = await kv.get(key);
+    if (entry.value === null) continue;
+    await kv.delete(key);
+    deleted++;
   }
   return deleted;
 }

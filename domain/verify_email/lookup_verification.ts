@@ -1,6 +1,7 @@
 /**
  * The verification of one address, with the part it makes billable: the checks of the address
- * (`address_checks.ts`), then the workspace's do-not-contact list, then a verdict of the
+ * (`address_checks.ts`), then the workspace's do-not-contact list and the service-wide suppression
+ * list (privacy/: the address, or it without its `+tag`), then a verdict of the
  * verification cache window, else the engine every find lookup goes through (`ctx.verifier`, the
  * `EmailVerifier` port: DNS, SMTP with its per-host sessions, RCPT cap and greylisting retry, or
  * the remote verifier) asked about the address alone. The single call bills the part through
@@ -8,13 +9,14 @@
  *
  * Billed: a verdict (`valid`, `invalid` from SMTP or DNS, `catch-all`), fresh or from the cache.
  * Free: `invalid-syntax` (refused before any DNS or SMTP, as find's `invalid-input`), `unknown`
- * (nothing could be told now) and `do-not-contact`. Only verdicts are kept for the window: an
+ * (nothing could be told now) and `do-not-contact` (either list; nothing is asked). Only verdicts are kept for the window: an
  * `unknown`, a sender or client refusal above all, is asked again next time. The cache keys on an
  * HMAC fingerprint of the address and keeps the answer without the address.
  */
 import type { BillablePart, WorkOutcome } from "../billing/billed_call.ts";
 import type { DomainContext } from "../context.ts";
 import { isDoNotContact } from "../do_not_contact/is_do_not_contact.ts";
+import { isSuppressed } from "../privacy/is_suppressed.ts";
 import type { VerificationEvidence } from "../find/find_answer.ts";
 import { createResultCache } from "../lookups/result_cache.ts";
 import { mailProviderOf, type VerificationOutcome } from "../verify/mod.ts";
@@ -68,9 +70,7 @@ export async function lookupVerification(
   if (!address.checks.syntax) {
     return outcome({ ...base, status: "invalid", reason: "invalid-syntax", confidence: 1 });
   }
-  if (
-    await isDoNotContact(ctx, { workspaceId, email: address.email, domain: address.domain })
-  ) {
+  if (await refusedAddress(ctx, workspaceId, address)) {
     return outcome({ ...base, status: "unknown", reason: "do-not-contact", confidence: 0 });
   }
   const cache = createResultCache({
@@ -79,7 +79,7 @@ export async function lookupVerification(
     fingerprint: ctx.fingerprint,
     ttlSeconds: ctx.settings.verifyCacheSeconds ?? 0,
   });
-  const known = await cache.get<Stored>(VERIFY_SCOPE, { email: address.email });
+  const known = await cache.get<Stored>(VERIFY_SCOPE, verifyCacheRequest(address.email));
   if (known) {
     // The checks are read again: they cost nothing, hold the address (`didYouMean`) and follow
     // the lists this release carries.
@@ -99,9 +99,28 @@ export async function lookupVerification(
   const answer = answerOf(address, verified);
   if (isVerdict(answer)) {
     const { email: _email, cached: _cached, checks: _checks, ...stored } = answer;
-    await cache.set(VERIFY_SCOPE, { email: address.email }, stored satisfies Stored);
+    await cache.set(VERIFY_SCOPE, verifyCacheRequest(address.email), stored satisfies Stored);
   }
   return outcome(answer);
+}
+
+/**
+ * Whether the address may not be asked about: the workspace's do-not-contact list names it or its
+ * domain, or the service-wide suppression list names it. Checked before any cache, DNS or SMTP,
+ * and again on a replay (the lists may have grown since).
+ */
+export async function refusedAddress(
+  ctx: DomainContext,
+  workspaceId: string,
+  address: Pick<CheckedAddress, "email" | "domain">,
+): Promise<boolean> {
+  return await isDoNotContact(ctx, { workspaceId, email: address.email, domain: address.domain }) ||
+    await isSuppressed(ctx, { emails: [address.email] });
+}
+
+/** The cache key's request for an address (erasure deletes the verdict it keeps). */
+export function verifyCacheRequest(email: string): { email: string } {
+  return { email };
 }
 
 const UNAVAILABLE_REASONS: Record<

@@ -17,7 +17,7 @@ export type VerifyStatus = typeof VERIFY_STATUSES[number];
  * `catch-all`: `catch-all`. `unknown`: `greylisted`, `sender-rejected`, `client-rejected`
  * (a policy reply about our client, not the mailbox), `mail-server-unreachable`, `timeout`,
  * `dns-error`, `tls-error`, `unexpected-reply`, `verifier-unavailable`, `do-not-contact` (the
- * workspace's list names it: nothing was asked), `insufficient-credits`.
+ * workspace's list or the service-wide suppression list names it: nothing was asked), `insufficient-credits`.
  */
 export const VERIFY_REASONS = [
   "mailbox-not-found",

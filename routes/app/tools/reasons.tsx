@@ -11,6 +11,13 @@
 import type { FindReason } from "../../../domain/find/find_answer.ts";
 import type { EnrichReason } from "../../../domain/enrich/enrich_answer.ts";
 import type { NetworkSearchReason } from "../../../domain/network_search/search_network.ts";
+import type { VerifyReason } from "../../../domain/verify_email/verify_answer.ts";
+
+/**
+ * The reasons an address check gives (`POST /api/v1/verify`, the verify tool, bulk verify rows):
+ * the verb's own type, so a reason added there must be named here before this compiles.
+ */
+export type { VerifyReason };
 
 export type ReasonTool = "find" | "enrich" | "network-search" | "verify";
 
@@ -24,17 +31,6 @@ interface ReasonWords {
   says: string;
   on?: Partial<Record<ReasonTool, string>>;
 }
-
-/** The reasons an address check gives (the verify tool's own). */
-export type VerifyReason =
-  | "mailbox-not-found"
-  | "domain-not-found"
-  | "no-mail-server"
-  | "invalid-syntax"
-  | "catch-all"
-  | "greylisted"
-  | "sender-rejected"
-  | "timeout";
 
 export type KnownReason = FindReason | EnrichReason | NetworkSearchReason | VerifyReason;
 
@@ -59,7 +55,7 @@ export const REASONS: Record<KnownReason, ReasonWords> = {
       "The company’s mail server accepts every address, so no address can be confirmed for this person. The lookup was completed, so it is charged.",
     on: {
       verify:
-        "The domain’s mail server accepts every address, so whether this mailbox exists cannot be told.",
+        "The domain’s mail server accepted a random address too, so whether this mailbox exists cannot be told. Mail may still be delivered.",
     },
   },
   "unusable-domain": {
@@ -90,6 +86,8 @@ export const REASONS: Record<KnownReason, ReasonWords> = {
         "This person or domain is on your workspace’s do-not-contact list, so no address is looked up or delivered. Nothing was charged.",
       enrich:
         "This address or its domain is on your do-not-contact list, so nothing was sent to any source. Nothing was charged.",
+      verify:
+        "This address or its domain is on your do-not-contact list, or its owner asked the service not to be contacted, so no mail server was asked. Nothing was charged.",
     },
   },
   "verification-unavailable": {
@@ -124,6 +122,7 @@ export const REASONS: Record<KnownReason, ReasonWords> = {
     badge: "Not enough points",
     tone: "stop",
     says: "Not enough points for this. Nothing was charged.",
+    on: { verify: "Not enough points for this verification. Nothing was charged." },
   },
   "source-rate-limited": {
     badge: "Source busy",
@@ -149,42 +148,84 @@ export const REASONS: Record<KnownReason, ReasonWords> = {
     says:
       `The web search could not answer right now (it was busy, failed or did not answer in time). ${TRY_LATER}`,
   },
+  // The verify tool's own (`VerifyReason`); `catch-all`, `do-not-contact` and
+  // `insufficient-credits` are above, with their verify sentences.
   "mailbox-not-found": {
     badge: "No such mailbox",
     tone: "bad",
-    says: "The domain’s mail server says this mailbox does not exist.",
+    says: "The domain’s mail server says this mailbox does not exist, so mail to it would bounce.",
   },
   "domain-not-found": {
     badge: "No such domain",
     tone: "bad",
-    says: "The domain of this address does not exist, so no mail can reach it.",
+    says: "The domain of this address does not exist (NXDOMAIN), so no mail can reach it.",
+  },
+  "null-mx": {
+    badge: "Takes no mail",
+    tone: "bad",
+    says:
+      "The domain publishes that it accepts no mail (a null MX), so no mail can reach this address.",
   },
   "no-mail-server": {
     badge: "No mail server",
     tone: "bad",
-    says: "The domain exists but names no mail server, so no mail can reach this address.",
+    says:
+      "The domain has no mail server anyone on the internet can reach (no MX and no address, or MX hosts that do not exist), so no mail can reach this address.",
   },
   "invalid-syntax": {
     badge: "Malformed address",
     tone: "stop",
-    says: "This is not a well-formed email address, so it was not checked.",
+    says: "This is not a well-formed email address, so nothing was asked. Nothing was charged.",
   },
   "greylisted": {
     badge: "Asked to wait",
     tone: "warn",
     says:
-      "The mail server asked us to come back later (greylisting), so the mailbox could not be confirmed yet. Try again in a few minutes.",
+      "The mail server asked us to come back later (greylisting), also after one retry, so the mailbox could not be confirmed yet. Nothing was charged; try again in a few minutes.",
   },
   "sender-rejected": {
     badge: "Check refused",
     tone: "warn",
     says:
-      "The mail server refused to talk to our checking address, so the mailbox could not be checked.",
+      `The mail server refused our sender address, which says nothing about this mailbox. ${TRY_LATER}`,
+  },
+  "client-rejected": {
+    badge: "Server refused us",
+    tone: "warn",
+    says:
+      `The mail server refused to talk to our server (a policy or block list), which says nothing about this mailbox. ${TRY_LATER}`,
+  },
+  "mail-server-unreachable": {
+    badge: "Server unreachable",
+    tone: "warn",
+    says: `No mail server of the domain could be reached now. ${TRY_LATER}`,
   },
   "timeout": {
     badge: "Timed out",
     tone: "warn",
-    says: "The mail server did not answer in time, so the mailbox could not be checked.",
+    says:
+      `The mail server did not answer in time, so the mailbox could not be checked. ${TRY_LATER}`,
+  },
+  "dns-error": {
+    badge: "DNS failed",
+    tone: "warn",
+    says: `DNS could not answer now, so the address could not be checked. ${TRY_LATER}`,
+  },
+  "tls-error": {
+    badge: "TLS failed",
+    tone: "warn",
+    says:
+      `The encrypted connection to the mail server failed, so the mailbox could not be checked. ${TRY_LATER}`,
+  },
+  "unexpected-reply": {
+    badge: "Unclear reply",
+    tone: "warn",
+    says: `The mail server answered something that says neither yes nor no. ${TRY_LATER}`,
+  },
+  "verifier-unavailable": {
+    badge: "Verifier unavailable",
+    tone: "warn",
+    says: `The verifier could not be asked now. ${TRY_LATER}`,
   },
 };
 
@@ -208,11 +249,15 @@ export function ReasonBadge(props: { reason: string }) {
   return <span class={`badge ${words.tone}`} data-reason={props.reason}>{words.badge}</span>;
 }
 
-/** The reason's sentence under an answer (a link to the list for a do-not-contact refusal). */
-export function ReasonSentence(props: { tool: ReasonTool; reason: string }) {
+/**
+ * The reason's sentence under an answer (a link to the list for a do-not-contact refusal), and
+ * what the answer adds to it (`after`: verify's "Retry after about 300 seconds.").
+ */
+export function ReasonSentence(props: { tool: ReasonTool; reason: string; after?: string }) {
   return (
     <p class="tool-reason" data-reason={props.reason}>
       {reasonSentence(props.tool, props.reason)}
+      {props.after ? ` ${props.after}` : null}
       {props.reason === "do-not-contact"
         ? (
           <>

@@ -7,12 +7,13 @@
 import type { Context, Hono } from "hono";
 import type { DomainContext } from "../../../domain/context.ts";
 import { insufficientCredits } from "../../../domain/billing/insufficient_credits.ts";
-import type { VerifyReason, VerifyStatus } from "../../../domain/verify_email/verify_answer.ts";
+import type { VerifyStatus } from "../../../domain/verify_email/verify_answer.ts";
 import { type VerifiedEmail, verifyEmail } from "../../../domain/verify_email/verify_email.ts";
 import { VerifyBodySchema } from "../../v1/verify_email_schemas.ts";
 import { CsrfField, points } from "../layout.tsx";
 import { memberPage } from "../member_pages.ts";
 import type { WebEnv } from "../web_env.ts";
+import { ReasonBadge, ReasonSentence } from "./reasons.tsx";
 import {
   answerToolForm,
   CostPanel,
@@ -40,33 +41,6 @@ const VERDICTS: Record<VerifyStatus, { badge: string; text: string }> = {
   invalid: { badge: "bad", text: "Invalid: mail to it would bounce" },
   "catch-all": { badge: "warn", text: "Catch-all: the domain accepts any address" },
   unknown: { badge: "", text: "Unknown: no verdict now" },
-};
-
-/** Each reason in plain words. */
-export const VERIFY_REASON_TEXT: Record<VerifyReason, string> = {
-  "mailbox-not-found": "The mail server says no such mailbox exists.",
-  "domain-not-found": "The domain does not exist (NXDOMAIN).",
-  "null-mx": "The domain publishes that it accepts no mail (a null MX).",
-  "no-mail-server":
-    "The domain has no mail server anyone on the internet can reach: no MX and no address, or MX hosts that do not exist.",
-  "invalid-syntax": "This is not a well-formed email address. Nothing was asked.",
-  "catch-all":
-    "The domain accepted a random address too, so whether this mailbox exists cannot be told. Mail may still be delivered.",
-  greylisted:
-    "The mail server asked us to come back later (greylisting), also after one retry. Try again in a few minutes.",
-  "sender-rejected":
-    "The mail server refused our sender address, which says nothing about this mailbox.",
-  "client-rejected":
-    "The mail server refused to talk to our server (a policy or block list), which says nothing about this mailbox.",
-  "mail-server-unreachable": "No mail server of the domain could be reached now.",
-  timeout: "The mail server did not answer in time.",
-  "dns-error": "DNS could not answer now.",
-  "tls-error": "The encrypted connection to the mail server failed.",
-  "unexpected-reply": "The mail server answered something that says neither yes nor no.",
-  "verifier-unavailable": "The verifier could not be asked.",
-  "do-not-contact":
-    "This address or its domain is on your do-not-contact list, so nothing was asked.",
-  "insufficient-credits": "Not enough points for this verification.",
 };
 
 const yesNo = (value: boolean | null) => value === null ? "—" : value ? "yes" : "no";
@@ -164,25 +138,26 @@ function VerifyAnswerPanel(
     <section class="panel" aria-labelledby="verify-answer" data-answer="verify">
       <h2 id="verify-answer" data-status={answer.status}>
         <span class={`badge ${verdict.badge}`.trim()}>{answer.status}</span>{" "}
+        {answer.reason && answer.reason !== answer.status
+          ? (
+            <>
+              <ReasonBadge reason={answer.reason} />
+              {" "}
+            </>
+          )
+          : null}
         <span class="mono tool-url">{answer.email}</span>
       </h2>
       <p class="tool-strong">{verdict.text}</p>
       {answer.reason
         ? (
-          <p class="tool-reason" data-reason={answer.reason}>
-            {VERIFY_REASON_TEXT[answer.reason]}
-            {answer.retryAfterSeconds !== null
-              ? ` Retry after about ${answer.retryAfterSeconds} seconds.`
-              : null}
-            {answer.reason === "do-not-contact"
-              ? (
-                <>
-                  {" "}
-                  <a href="/app/do-not-contact">See the list</a>.
-                </>
-              )
-              : null}
-          </p>
+          <ReasonSentence
+            tool="verify"
+            reason={answer.reason}
+            after={answer.retryAfterSeconds !== null
+              ? `Retry after about ${answer.retryAfterSeconds} seconds.`
+              : undefined}
+          />
         )
         : null}
       {checks.didYouMean
