@@ -25,6 +25,7 @@ import { CsrfField, Notice, Page, points } from "./layout.tsx";
 import { refusedByRateLimit } from "./lead_search/parts.tsx";
 import { jobPath } from "./bulk/bulk_parts.tsx";
 import { memberPage } from "./member_pages.ts";
+import { confidence } from "./numbers.ts";
 import { patiently } from "./patiently.ts";
 import {
   answerToolForm,
@@ -362,7 +363,8 @@ function SearchAnswer(
                     <span class="muted">
                       {answer.pattern.supportingAddresses} verified addresses,{" "}
                       {Math.round(answer.pattern.share * 100)}{" "}
-                      % of those that follow a pattern; confidence {answer.pattern.confidence}
+                      % of those that follow a pattern; confidence{" "}
+                      {confidence(answer.pattern.confidence)}
                       {answer.pattern.lastConfirmedAt
                         ? `; last confirmed ${utcTime(answer.pattern.lastConfirmedAt)}`
                         : ""}
