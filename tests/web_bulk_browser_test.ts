@@ -8,6 +8,8 @@
  * phone's screen.
  */
 import assert from "node:assert/strict";
+import { SMTPServer } from "smtp-server";
+import { FAKE_TLS_CA_FILE } from "./fakes/smtp_server.ts";
 import { chromium, startBrowserWorld } from "./browser/browser_world.ts";
 import {
   capture,
@@ -29,16 +31,57 @@ const LIST = [
   "Ann Other,nomail.test",
 ].join("\n");
 
+/** A mail submission server on 127.0.0.1 (STARTTLS, any login) that keeps what it is given. */
+async function startSubmissionServer() {
+  const tls = new URL("./fakes/tls/", import.meta.url);
+  const messages: string[] = [];
+  const server = new SMTPServer({
+    key: await Deno.readTextFile(new URL("server-key.pem", tls)),
+    cert: await Deno.readTextFile(new URL("server.pem", tls)),
+    logger: false,
+    disableReverseLookup: true,
+    authMethods: ["PLAIN", "LOGIN"],
+    onAuth(auth, _session, callback) {
+      callback(null, { user: auth.username });
+    },
+    onData(stream, _session, callback) {
+      let text = "";
+      stream.on("data", (chunk: Uint8Array) => text += new TextDecoder().decode(chunk));
+      stream.on("end", () => {
+        messages.push(text);
+        callback();
+      });
+    },
+  });
+  server.on("error", () => {});
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.server.address() as { port: number };
+  return {
+    port,
+    messages,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 Deno.test("bulk, webhooks and the ledger in a browser", TEST, async (t) => {
   const received: string[] = [];
   const receiver = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     received.push(await req.text());
     return new Response(null, { status: 200 });
   });
+  const submission = await startSubmissionServer();
+  const submitted = submission.messages;
   const world = await startBrowserWorld({
     points: 1000,
     people: 10,
-    serviceEnv: { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true" },
+    serviceEnv: {
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true",
+      // The opt-out page's confirmation mail goes to a submission server in this process.
+      MAIL_SUBMISSION_URL: `smtp://svc:secret@127.0.0.1:${submission.port}`,
+      MAIL_SUBMISSION_CA_FILE: FAKE_TLS_CA_FILE,
+      MAIL_FROM: "privacy@svc.example",
+      PUBLIC_URL: "https://svc.example",
+    },
   });
   const page = await world.newPage();
   page.on("dialog", (dialog) => dialog.accept());
@@ -137,8 +180,37 @@ Deno.test("bulk, webhooks and the ledger in a browser", TEST, async (t) => {
       await page.goto(`${world.base}/app`, { waitUntil: "load" });
       await capture(world, page, "overview-ledger");
     });
+
+    await t.step("Settings → Audit log: the endpoint registered, the points granted", async () => {
+      await page.goto(`${world.base}/app/settings/audit-log`, { waitUntil: "load" });
+      const actions = await page.$$eval(
+        "table.audit-log tbody tr",
+        (rows) => rows.map((row) => row.getAttribute("data-action")),
+      );
+      assert.ok(actions.includes("webhook-endpoint.created"), actions.join(", "));
+      await capture(world, page, "audit-log");
+    });
+
+    await t.step("the public opt-out page, signed out: the form, then its answer", async () => {
+      const signedOut = await world.browser.createBrowserContext();
+      try {
+        const visitor = await signedOut.newPage();
+        await visitor.setViewport({ width: 1280, height: 800 });
+        await visitor.goto(`${world.base}/privacy/opt-out`, { waitUntil: "load" });
+        assert.ok(await visitor.$("#opt-out-email"), "the form (mail can be sent)");
+        await capture(world, visitor, "opt-out", { openSection: false });
+        await fill(visitor, "#opt-out-email", "someone@acme.test");
+        await clickAndWait(visitor, "form[action='/privacy/opt-out'] button[type=submit]");
+        assert.match(await visitor.content(), /Check your mailbox/);
+        await capture(world, visitor, "opt-out-sent", { openSection: false });
+        assert.equal(submitted.length, 1, "the confirmation message was submitted");
+      } finally {
+        await signedOut.close();
+      }
+    });
   } finally {
     await world.close();
+    await submission.close();
     await receiver.shutdown();
     await Deno.remove(files, { recursive: true });
   }

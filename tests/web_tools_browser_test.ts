@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { type BrowserWorld, chromium, startBrowserWorld } from "./browser/browser_world.ts";
-import { capture, clickAndWait, fill, signInFirstTime } from "./browser/page_actions.ts";
+import {
+  capture,
+  clickAndWait,
+  fill,
+  runFinished,
+  signInFirstTime,
+} from "./browser/page_actions.ts";
 
 // Without Chromium (none installed, none installable) these skip; browser_world.ts says why.
 const TEST = { sanitizeOps: false, sanitizeResources: false, ignore: "missing" in chromium };
@@ -188,7 +194,53 @@ Deno.test(
         await capture(world, page, "tools-enrich-do-not-contact");
       });
 
+      await t.step("verify email: valid, catch-all, refused (syntax, do-not-contact)", async () => {
+        await page.goto(`${world.base}/app/tools/verify`, { waitUntil: "load" });
+        await capture(world, page, "tools-verify");
+        const verify = async (email: string) => {
+          await fill(page, "#email", email);
+          await clickAndWait(page, "main form.stack button[type=submit]");
+          const charged = (await cost(page)).pointsCharged;
+          balance -= charged;
+          assert.equal((await cost(page)).available, balance);
+          return await page.$eval("[data-answer] h2", (h) => h.getAttribute("data-status"));
+        };
+        assert.equal(await verify("peter.gibbons@initech.test"), "valid");
+        await capture(world, page, "tools-verify-valid");
+        assert.equal(await verify("someone@catchall.test"), "catch-all");
+        await capture(world, page, "tools-verify-catch-all");
+        assert.equal(await verify("not-an-address"), "invalid");
+        assert.ok(await page.$(".tool-reason[data-reason='invalid-syntax']"));
+        assert.equal((await cost(page)).pointsCharged, 0);
+        await capture(world, page, "tools-verify-invalid-syntax");
+        // On the do-not-contact list since the enrich step: refused, nothing asked.
+        await verify("grace.hopper@acme.test");
+        assert.ok(await page.$(".tool-reason[data-reason='do-not-contact']"));
+        assert.equal((await cost(page)).pointsCharged, 0);
+        await capture(world, page, "tools-verify-do-not-contact");
+      });
+
       assert.equal(await availableOnIndex(world, page), balance);
+
+      await t.step("domain search: the pattern and the people, then find the rest", async () => {
+        await page.goto(`${world.base}/app/domain-search`, { waitUntil: "load" });
+        await capture(world, page, "domain-search");
+        // The demo directory's Café Aurora: three of its four people have a verified address.
+        await fill(page, "#company", "cafe-aurora.example");
+        await clickAndWait(page, "main form.stack button[type=submit]");
+        assert.ok(
+          await page.$("[data-answer] dd[data-pattern]:not([data-pattern=''])"),
+          "a pattern",
+        );
+        assert.ok((await page.$$("tr[data-person]")).length >= 2, "its people");
+        assert.ok((await cost(page)).pointsCharged > 0, "a page with verified addresses");
+        await capture(world, page, "domain-search-answer");
+        await clickAndWait(page, "form[data-form='find-the-rest'] button[type=submit]");
+        assert.match(new URL(page.url()).pathname, /^\/app\/bulk\/jobs\//);
+        await capture(world, page, "domain-search-find-the-rest");
+        await runFinished(page);
+        await capture(world, page, "domain-search-find-the-rest-done");
+      });
     } finally {
       await world.close();
     }

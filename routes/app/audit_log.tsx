@@ -96,11 +96,25 @@ export function mountAuditLog(web: Hono<WebEnv>, ctx: DomainContext): void {
                       </td>
                       <td>
                         {ACTION_WORDS[entry.action] ?? entry.action}
-                        {entry.subjectId ? <span class="muted">· {entry.subjectId}</span> : null}
+                        {entry.subjectId
+                          ? (
+                            <>
+                              {" "}
+                              <span class="muted">· {entry.subjectId}</span>
+                            </>
+                          )
+                          : null}
                       </td>
                       <td>
                         {ACTOR_WORDS[entry.actor.kind]}
-                        {entry.actor.id ? <span class="muted">· {entry.actor.id}</span> : null}
+                        {entry.actor.id
+                          ? (
+                            <>
+                              {" "}
+                              <span class="muted">· {entry.actor.id}</span>
+                            </>
+                          )
+                          : null}
                       </td>
                       <td class="muted">{detailsText(entry)}</td>
                     </tr>

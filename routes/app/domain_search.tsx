@@ -25,6 +25,7 @@ import { CsrfField, Notice, Page, points } from "./layout.tsx";
 import { refusedByRateLimit } from "./lead_search/parts.tsx";
 import { jobPath } from "./bulk/bulk_parts.tsx";
 import { memberPage } from "./member_pages.ts";
+import { confidence } from "./numbers.ts";
 import { patiently } from "./patiently.ts";
 import {
   answerToolForm,
@@ -322,7 +323,7 @@ function SearchAnswer(
     <section class="panel" aria-labelledby="domain-search-answer" data-answer="domain-search">
       <h2 id="domain-search-answer">
         {org ? <span class="mono tool-url">{org.domain}</span> : "No company"}
-        {org?.name ? <>· {org.name}</> : null}
+        {org?.name ? <>{" "}· {org.name}</> : null}
       </h2>
       {answer.reason
         ? (
@@ -361,8 +362,8 @@ function SearchAnswer(
                     <strong class="mono">{answer.pattern.format}</strong>{" "}
                     <span class="muted">
                       {answer.pattern.supportingAddresses} verified addresses,{" "}
-                      {Math.round(answer.pattern.share * 100)}{" "}
-                      % of those that follow a pattern; confidence {answer.pattern.confidence}
+                      {Math.round(answer.pattern.share * 100)}% of those that follow a pattern;
+                      confidence {confidence(answer.pattern.confidence)}
                       {answer.pattern.lastConfirmedAt
                         ? `; last confirmed ${utcTime(answer.pattern.lastConfirmedAt)}`
                         : ""}

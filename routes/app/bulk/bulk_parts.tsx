@@ -90,9 +90,9 @@ function statusNote(job: BulkJob): string {
     case "processing":
       return "Answering rows in pages of 50; each page is charged as it is answered, like the single calls.";
     case "completed":
-      return `All ${
-        points(job.counts.rows)
-      } rows answered. What the job did not use went back to your balance.`;
+      return `${
+        job.counts.rows === 1 ? "The row is" : `All ${count(job.counts.rows, "row")} are`
+      } answered. What the job did not use went back to your balance.`;
     case "cancelled":
       return "Cancelled. Rows already answered stay charged; the rest of the reservation went back to your balance.";
     case "failed":
