@@ -359,6 +359,7 @@ async function startPostfix(
     join(config, "sender_reject"),
     `${REAL_HELO_NAME} 550 5.1.8 Domain not found\n`,
   );
+  await Deno.writeTextFile(join(config, "asked"), "slowgrey.test WARN asked\n");
   await Deno.writeTextFile(join(config, "main.cf"), mainCf(dir, config, benchDomains));
   await Deno.writeTextFile(join(config, "master.cf"), masterCf(config, tls));
   await mustRun("postfix", ["-c", config, "check"]);
@@ -441,7 +442,10 @@ function masterCf(config: string, tls: Certificates): string {
     smtpd(
       h.slowGrey.address,
       `myhostname=${h.slowGrey.name}`,
-      `${rcpt}=check_policy_service,inet:${SLOW_POSTGREY_ADDRESS}`,
+      // Every RCPT for slowgrey.test logged with its sender (a WARN line, then on as before):
+      // Postfix logs no line for an accepted recipient otherwise.
+      `${rcpt}=check_recipient_access,texthash:${join(config, "asked")},` +
+        `check_policy_service,inet:${SLOW_POSTGREY_ADDRESS}`,
     ),
     smtpd(
       h.selfSigned.address,
