@@ -91,7 +91,10 @@ const MAIL_DOMAINS = [
 ];
 
 /** dnsmasq's zone: MX records, host addresses, a null MX, a dangling MX; all else NXDOMAIN. */
-function dnsmasqZone(benchDomains: readonly string[]): string[] {
+function dnsmasqZone(
+  benchDomains: readonly string[],
+  slowGreyDomains: readonly string[],
+): string[] {
   const h = REAL_HOSTS;
   const mx = (domain: string, host: string, preference = 10) =>
     `--mx-host=${domain},${host},${preference}`;
@@ -123,6 +126,11 @@ function dnsmasqZone(benchDomains: readonly string[]): string[] {
     ...benchDomains.flatMap((domain) => [
       mx(domain, `mx.${domain}`),
       `--host-record=mx.${domain},${h.plain.address}`,
+    ]),
+    // Greylisting domains, each its own MX name on the slow postgrey'd host.
+    ...slowGreyDomains.flatMap((domain) => [
+      mx(domain, `mx.${domain}`),
+      `--host-record=mx.${domain},${h.slowGrey.address}`,
     ]),
     // The MX hosts' addresses.
     ...Object.values(h).map((host) => `--host-record=${host.name},${host.address}`),
@@ -193,6 +201,8 @@ export async function startRealMailWorld(options: {
   mailboxes?: readonly string[];
   /** More mail domains (benchmarks), each with its own MX name on the plain host. */
   benchDomains?: readonly string[];
+  /** More mail domains, each with its own MX name on mx.slowgrey.test's host (slow postgrey). */
+  slowGreyDomains?: readonly string[];
 }): Promise<RealMailWorld> {
   // One world at a time on this machine (its addresses and ports are fixed): a second test run
   // or benchmark waits here. The lock goes with the process, so a killed run frees it.
@@ -211,7 +221,8 @@ export async function startRealMailWorld(options: {
   try {
     const tls = await makeCertificates(dir);
     const benchDomains = options.benchDomains ?? [];
-    started.push(await startDnsmasq(dir, benchDomains));
+    const slowGreyDomains = options.slowGreyDomains ?? [];
+    started.push(await startDnsmasq(dir, benchDomains, slowGreyDomains));
     started.push(await startPostgrey(dir, options.greylistSeconds));
     started.push(
       await startPostgrey(dir, options.slowGreylistSeconds ?? 60, {
@@ -223,7 +234,7 @@ export async function startRealMailWorld(options: {
       dir,
       tls,
       [...MAILBOXES, ...options.mailboxes ?? []],
-      benchDomains,
+      [...benchDomains, ...slowGreyDomains],
     );
     started.push(postfix.stop);
     const logFile = join(dir, "postfix.log");
@@ -247,6 +258,7 @@ export async function startRealMailWorld(options: {
 async function startDnsmasq(
   dir: string,
   benchDomains: readonly string[],
+  slowGreyDomains: readonly string[],
 ): Promise<() => Promise<void>> {
   const pidFile = join(dir, "dnsmasq.pid");
   const [address, port] = REAL_DNS_SERVER.split(":");
@@ -261,7 +273,7 @@ async function startDnsmasq(
     "--local=/test/",
     `--pid-file=${pidFile}`,
     "--user=root",
-    ...dnsmasqZone(benchDomains),
+    ...dnsmasqZone(benchDomains, slowGreyDomains),
   ]);
   return () => killPidFile(pidFile);
 }
@@ -347,6 +359,7 @@ async function startPostfix(
     join(config, "sender_reject"),
     `${REAL_HELO_NAME} 550 5.1.8 Domain not found\n`,
   );
+  await Deno.writeTextFile(join(config, "asked"), "slowgrey.test WARN asked\n");
   await Deno.writeTextFile(join(config, "main.cf"), mainCf(dir, config, benchDomains));
   await Deno.writeTextFile(join(config, "master.cf"), masterCf(config, tls));
   await mustRun("postfix", ["-c", config, "check"]);
@@ -429,7 +442,10 @@ function masterCf(config: string, tls: Certificates): string {
     smtpd(
       h.slowGrey.address,
       `myhostname=${h.slowGrey.name}`,
-      `${rcpt}=check_policy_service,inet:${SLOW_POSTGREY_ADDRESS}`,
+      // Every RCPT for slowgrey.test logged with its sender (a WARN line, then on as before):
+      // Postfix logs no line for an accepted recipient otherwise.
+      `${rcpt}=check_recipient_access,texthash:${join(config, "asked")},` +
+        `check_policy_service,inet:${SLOW_POSTGREY_ADDRESS}`,
     ),
     smtpd(
       h.selfSigned.address,
