@@ -114,10 +114,11 @@ export function createApp(ctx: DomainContext, options: AppOptions = {}): OpenAPI
   mountOpenApi(app, openApiDocument);
   mountMcp(app, ctx, { openApiDocument });
 
-  mountWebApp(app, ctx, { openApiDocument });
+  // Read lazily at request time, so it sees every route mounted below too.
+  const allowedMethods = methodTable(app);
+  mountWebApp(app, ctx, { openApiDocument, allowedMethods });
   options.extraRoutes?.(app);
 
-  const allowedMethods = methodTable(app);
   app.notFound((c) => {
     const allowed = allowedMethods(new URL(c.req.url).pathname);
     if (allowed.length > 0) {

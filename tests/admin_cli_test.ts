@@ -226,6 +226,7 @@ Deno.test(
             unchanged: 0,
             companies: { created: 1, updated: 0 },
             rejected: 3,
+            suppressed: 0,
             seconds: 0,
           },
         );

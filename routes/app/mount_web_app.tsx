@@ -39,7 +39,11 @@ const PAGE_HEADERS = {
 export function mountWebApp(
   app: OpenAPIHono<AppEnv>,
   ctx: DomainContext,
-  api: { openApiDocument: () => Record<string, unknown> },
+  api: {
+    openApiDocument: () => Record<string, unknown>;
+    /** The methods some route answers on a path (empty: no route has it), for 405 over 404. */
+    allowedMethods: (path: string) => string[];
+  },
 ): void {
   const web = new Hono<WebEnv>();
   web.use("*", async (c, next) => {
@@ -70,6 +74,8 @@ export function mountWebApp(
   // for /api/…). Hono asks a mounted app's own `notFound` only for the mounting app, so this is
   // a route. A signed-in member gets the navigation with it; anyone else the way to sign in.
   web.all("*", async (c) => {
+    // A page's address with another method is the API's 405 (with `Allow`), not a missing page.
+    if (api.allowedMethods(new URL(c.req.url).pathname).length > 0) return c.notFound();
     const token = readAppCookie(c, SESSION_COOKIE);
     const member = token ? await readSession(ctx, token) : null;
     c.status(404);

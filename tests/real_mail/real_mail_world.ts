@@ -151,6 +151,7 @@ export interface RealMailWorld {
 
 /** Why the real-mail suite cannot run here, or null when it can (installing what is missing). */
 export async function ensureRealMailSoftware(): Promise<string | null> {
+  if (Deno.env.get("REAL_MAIL") === "off") return "REAL_MAIL=off";
   if (Deno.build.os === "linux" && Deno.uid() !== 0) {
     return "not root: Postfix's master must start as root";
   }
