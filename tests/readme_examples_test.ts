@@ -23,7 +23,13 @@ const DOCUMENTS = [
  * The lookups, whose answers the fakes decide. A name-parse example is left out: the test
  * environment's name model is not the bundled one, so its readings are not the ones shown.
  */
-const LOOKUPS = ["/api/v1/find", "/api/v1/network-search", "/api/v1/enrich/email"];
+const LOOKUPS = [
+  "/api/v1/find",
+  "/api/v1/network-search",
+  "/api/v1/enrich/email",
+  "/api/v1/verify",
+  "/api/v1/domain-search",
+];
 
 type Step =
   | { kind: "demo"; people: number }
