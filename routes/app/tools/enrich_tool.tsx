@@ -8,19 +8,18 @@ import type { DomainContext } from "../../../domain/context.ts";
 import { insufficientCredits } from "../../../domain/billing/insufficient_credits.ts";
 import { enrichEmail, type EnrichResult } from "../../../domain/enrich/enrich_email.ts";
 import { EnrichBodySchema } from "../../v1/enrich_email_schemas.ts";
-import { CsrfField, points } from "../layout.tsx";
+import { points } from "../layout.tsx";
 import { memberPage } from "../member_pages.ts";
 import type { WebEnv } from "../web_env.ts";
+import { EmailForm } from "./email_form.tsx";
 import { ReasonBadge, ReasonSentence } from "./reasons.tsx";
 import {
   answerToolForm,
   CostPanel,
-  IdempotencyField,
   Maybe,
   newFormKey,
   OutsideLink,
   textField,
-  ToolMessage,
   ToolPage,
   TOOLS_PATH,
   type ToolState,
@@ -98,31 +97,15 @@ function renderEnrich(
         </>
       }
     >
-      <section class="panel" aria-labelledby="enrich-form">
-        <h2 id="enrich-form">Which address?</h2>
-        <ToolMessage message={state.message} />
-        <form method="post" action={ENRICH_PATH} class="stack">
-          <CsrfField member={member} />
-          <IdempotencyField value={state.formKey} />
-          <div class="row">
-            <div class="field">
-              <label for="email">Email address</label>
-              <input
-                id="email"
-                name="email"
-                type="text"
-                inputmode="email"
-                value={values.email}
-                placeholder="grace.hopper@acme.test"
-                autocomplete="off"
-                spellcheck={false}
-                required
-              />
-            </div>
-            <button type="submit">Enrich</button>
-          </div>
-        </form>
-      </section>
+      <EmailForm
+        id="enrich-form"
+        action={ENRICH_PATH}
+        submit="Enrich"
+        member={member}
+        formKey={state.formKey}
+        email={values.email}
+        message={state.message}
+      />
       {answer ? <EnrichAnswerPanel answer={answer.result} balance={answer.balance} /> : null}
     </ToolPage>,
   );

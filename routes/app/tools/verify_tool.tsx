@@ -10,17 +10,16 @@ import { insufficientCredits } from "../../../domain/billing/insufficient_credit
 import type { VerifyStatus } from "../../../domain/verify_email/verify_answer.ts";
 import { type VerifiedEmail, verifyEmail } from "../../../domain/verify_email/verify_email.ts";
 import { VerifyBodySchema } from "../../v1/verify_email_schemas.ts";
-import { CsrfField, points } from "../layout.tsx";
+import { points } from "../layout.tsx";
 import { memberPage } from "../member_pages.ts";
 import type { WebEnv } from "../web_env.ts";
+import { EmailForm } from "./email_form.tsx";
 import { ReasonBadge, ReasonSentence } from "./reasons.tsx";
 import {
   answerToolForm,
   CostPanel,
-  IdempotencyField,
   newFormKey,
   textField,
-  ToolMessage,
   ToolPage,
   TOOLS_PATH,
   type ToolState,
@@ -93,31 +92,15 @@ function renderVerify(
         </>
       }
     >
-      <section class="panel" aria-labelledby="verify-form">
-        <h2 id="verify-form">Which address?</h2>
-        <ToolMessage message={state.message} />
-        <form method="post" action={VERIFY_PATH} class="stack">
-          <CsrfField member={member} />
-          <IdempotencyField value={state.formKey} />
-          <div class="row">
-            <div class="field">
-              <label for="email">Email address</label>
-              <input
-                id="email"
-                name="email"
-                type="text"
-                inputmode="email"
-                value={values.email}
-                placeholder="grace.hopper@acme.test"
-                autocomplete="off"
-                spellcheck={false}
-                required
-              />
-            </div>
-            <button type="submit">Verify</button>
-          </div>
-        </form>
-      </section>
+      <EmailForm
+        id="verify-form"
+        action={VERIFY_PATH}
+        submit="Verify"
+        member={member}
+        formKey={state.formKey}
+        email={values.email}
+        message={state.message}
+      />
       {answer ? <VerifyAnswerPanel answer={answer.result} balance={answer.balance} /> : null}
     </ToolPage>,
   );
