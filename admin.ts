@@ -16,6 +16,7 @@ import { createApiKey } from "./domain/auth/create_api_key.ts";
 import { revokeApiKey } from "./domain/auth/revoke_api_key.ts";
 import { createMember } from "./domain/members/create_member.ts";
 import { resetMemberPassword } from "./domain/members/reset_member_password.ts";
+import { removeMember } from "./domain/members/remove_member.ts";
 import { grantPoints } from "./domain/billing/grant_points.ts";
 import { readBalance } from "./domain/billing/balance.ts";
 import { recentEntries } from "./domain/billing/recent_entries.ts";
@@ -54,6 +55,8 @@ const USAGE = `usage: deno task admin <command> [options]
                                                      a new password is chosen at first sign-in
   user reset-password --email E                    → a new one-time password; the member's
                                                      sessions end
+  user remove --email E                            → takes the member out of their workspace;
+                                                     their sessions end: {"memberId",…,"removed"}
   points grant --workspace ID --points N           → the new balance
   balance --workspace ID                           → the balance and the latest ledger entries
   import FILE.jsonl                                → loads people into the directory; one JSON
@@ -156,6 +159,10 @@ const COMMANDS: Record<string, Command> = {
   "user reset-password": {
     options: ["email"],
     run: (ctx, o) => resetMemberPassword(ctx, { email: required(o, "email") }),
+  },
+  "user remove": {
+    options: ["email"],
+    run: (ctx, o) => removeMember(ctx, { email: required(o, "email"), actor: CLI }),
   },
   "points grant": {
     options: ["workspace", "points"],

@@ -10,6 +10,7 @@ import { createWorkspace } from "../domain/workspaces/create_workspace.ts";
 import { createApiKey } from "../domain/auth/create_api_key.ts";
 import { grantPoints } from "../domain/billing/grant_points.ts";
 import { createMember } from "../domain/members/create_member.ts";
+import { removeMember } from "../domain/members/remove_member.ts";
 import { erasePerson } from "../domain/privacy/erase_person.ts";
 import { type AuditEntry } from "../domain/audit/audit_event.ts";
 import { listAuditLog } from "../domain/audit/list_audit_log.ts";
@@ -72,6 +73,15 @@ Deno.test(
         headers: bearer(ws.apiKey),
       });
       assert.equal(gone.status, 200);
+      // The operator takes the first member out again: the member and their sessions are gone.
+      await removeMember(env, { email: "Owner@Example.com", actor: CLI });
+      const [left] = await env.db
+        .sql`SELECT count(*)::int AS n FROM members WHERE id = ${added.memberId}`;
+      assert.equal(left.n, 0);
+      await assert.rejects(
+        removeMember(env, { email: "owner@example.com", actor: CLI }),
+        /No member/,
+      );
       // An erasure is service-wide: listed for the operator, never in a workspace's log.
       await erasePerson(env.ctx, { email: "nobody@example.com", actor: CLI });
 
@@ -93,6 +103,7 @@ Deno.test(
         ["api-key.revoked", "member", memberId],
         ["webhook-endpoint.created", "api-key", keyId],
         ["webhook-endpoint.deleted", "api-key", keyId],
+        ["member.removed", "cli", null],
       ]);
       assert.ok(memberId?.startsWith("mem_"));
       const byAction = Object.fromEntries(entries.map((e) => [e.action, e]));
@@ -101,6 +112,7 @@ Deno.test(
       assert.deepEqual(byAction["do-not-contact.added"].details, { kind: "email" });
       assert.equal(byAction["webhook-endpoint.created"].subjectId, endpoint.id);
       assert.ok(entries.some((e) => e.action === "member.added" && e.subjectId === added.memberId));
+      assert.equal(byAction["member.removed"].subjectId, added.memberId);
       assert.ok(entries.every((e) => e.workspaceId === ws.workspaceId));
       // Never a key, a secret, or the listed address.
       const text = JSON.stringify(entries);
