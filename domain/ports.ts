@@ -237,7 +237,9 @@ export type CountedEvent =
   | { kind: "lookup"; operation: string; reason: string; workspaceId: string }
   | { kind: "rate_limited"; budget: string; workspaceId: string }
   | { kind: "lease_takeover"; runs: number }
-  | { kind: "idempotency_replay"; operation: string };
+  | { kind: "idempotency_replay"; operation: string }
+  /** A write-back to the directory skipped because the person is on the suppression list. */
+  | { kind: "suppressed_write_back"; operation: string };
 
 /**
  * Ends a timed operation with its outcome (one word of the operation's vocabulary). A sink that

@@ -97,6 +97,7 @@ export async function enrichWork(
   const answer = answerOf(email, read.statements, now);
   if (await isSuppressed(ctx, personOf(answer, email))) {
     ctx.logger.info("write-back skipped: the person is suppressed", { operation: "enrich" });
+    ctx.telemetry.count({ kind: "suppressed_write_back", operation: "enrich" });
     return { answer: refused(email, "do-not-contact"), parts: [], final: false };
   }
   if (read.person && read.consulted) {

@@ -145,6 +145,7 @@ export async function lookupEmailAtDomain(
       // delivered, and not billed.
       if (await isSuppressed(ctx, { emails: [outcome.address] })) {
         ctx.logger.info("write-back skipped: the person is suppressed", { operation: "find" });
+        ctx.telemetry.count({ kind: "suppressed_write_back", operation: "find" });
         return { completed: false, answer: notFound("do-not-contact", "unknown") };
       }
       await recordVerifiedEmail(ctx, {

@@ -16,6 +16,7 @@ export async function recordLearnedProfile(
 ): Promise<void> {
   if (await isSuppressed(ctx, { profileUrls: [profile.networkUrl] })) {
     ctx.logger.info("write-back skipped: the person is suppressed", { operation: "network" });
+    ctx.telemetry.count({ kind: "suppressed_write_back", operation: "network" });
     return;
   }
   const reading = await readPersonName(ctx, profile.name);

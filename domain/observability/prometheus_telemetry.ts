@@ -107,6 +107,12 @@ export function createPrometheusTelemetry(options: PrometheusOptions): Prometheu
     help: "Lead-search runs whose runner stopped renewing its lease, handed to another runner",
     registers,
   });
+  const suppressedWriteBacks = new client.Counter({
+    name: "suppressed_write_backs_total",
+    help: "Write-backs to the directory skipped because the person is on the suppression list",
+    labelNames: ["operation"],
+    registers,
+  });
   const replays = new client.Counter({
     name: "idempotency_replays_total",
     help: "Billed calls answered from an earlier call with the same Idempotency-Key",
@@ -207,6 +213,9 @@ export function createPrometheusTelemetry(options: PrometheusOptions): Prometheu
           return;
         case "idempotency_replay":
           replays.inc({ operation: event.operation });
+          return;
+        case "suppressed_write_back":
+          suppressedWriteBacks.inc({ operation: event.operation });
           return;
       }
     },
